@@ -1,0 +1,41 @@
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { GatewayConfig, TransportKind } from './config/gateway-config';
+import { GatewayConfigModule } from './config/gateway-config.module';
+import { HealthModule } from './health/health.module';
+import { JsonRpcModule } from './json-rpc/json-rpc.module';
+import { LifecycleModule } from './lifecycle/lifecycle.module';
+import { MetricsModule } from './observability/metrics.module';
+import { SessionModule } from './session/session.module';
+import { HttpTransportModule } from './transport/http/http-transport.module';
+import { StdioTransportModule } from './transport/stdio/stdio-transport.module';
+
+export interface AppModuleOptions {
+  transport: TransportKind | 'none';
+  config: GatewayConfig;
+  /** Capability or test modules added to the graph (they may declare MCP methods, guards...). */
+  extraModules?: Array<Type | DynamicModule>;
+}
+
+/** Everything but the transport: the same graph serves HTTP, stdio and the CLI. */
+const CORE_MODULES = [MetricsModule, SessionModule, JsonRpcModule, LifecycleModule, HealthModule];
+
+const TRANSPORT_MODULES: Record<AppModuleOptions['transport'], Array<Type>> = {
+  http: [HttpTransportModule],
+  stdio: [StdioTransportModule],
+  none: [],
+};
+
+@Module({})
+export class AppModule {
+  static forRoot(options: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        GatewayConfigModule.forRoot(options.config),
+        ...CORE_MODULES,
+        ...(options.extraModules ?? []),
+        ...TRANSPORT_MODULES[options.transport],
+      ],
+    };
+  }
+}

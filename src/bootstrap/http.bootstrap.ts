@@ -1,0 +1,57 @@
+import { INestApplication, LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { readFileSync } from 'node:fs';
+import { AddressInfo } from 'node:net';
+import { AppModule, AppModuleOptions } from '../app.module';
+import { GatewayConfig } from '../config/gateway-config';
+import { OriginMiddleware } from '../transport/http/origin.middleware';
+
+export interface HttpGatewayOptions {
+  config: GatewayConfig;
+  logger: LoggerService | false;
+  extraModules?: AppModuleOptions['extraModules'];
+}
+
+/** Builds the HTTP gateway without listening (tests listen on port 0 themselves). */
+export async function createHttpGateway(options: HttpGatewayOptions): Promise<NestExpressApplication> {
+  const { config } = options;
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot({ transport: 'http', config, extraModules: options.extraModules }),
+    {
+      // The MCP routes read raw bytes themselves so that the JSON-RPC parser owns parse errors.
+      bodyParser: false,
+      logger: options.logger,
+      httpsOptions: config.http.tls.enabled
+        ? { cert: readFileSync(config.http.tls.cert_file ?? ''), key: readFileSync(config.http.tls.key_file ?? '') }
+        : undefined,
+    },
+  );
+  app.disable('x-powered-by');
+  // JSON-RPC answers are never cacheable; hashing each body for an ETag is wasted work.
+  app.set('etag', false);
+  // Peer addresses identify clients when no header does; behind a load balancer that is its hop.
+  app.set('trust proxy', 'loopback');
+  if (config.http.cors.enabled) enableCors(app, config);
+  app.enableShutdownHooks();
+  return app;
+}
+
+function enableCors(app: INestApplication, config: GatewayConfig): void {
+  const origins = app.get(OriginMiddleware);
+  const { cors } = config.http;
+  app.enableCors({
+    origin: (origin: string | undefined, callback: (err: Error | null, allow?: boolean) => void) =>
+      callback(null, origin === undefined || origins.isAllowedOrigin(origin, '')),
+    methods: cors.allowed_methods,
+    allowedHeaders: cors.allowed_headers,
+    exposedHeaders: cors.exposed_headers,
+    maxAge: cors.max_age,
+  });
+}
+
+/** Starts listening; resolves with the bound address (port 0 picks a free port). */
+export async function listenHttpGateway(app: INestApplication, config: GatewayConfig): Promise<AddressInfo> {
+  await app.listen(config.http.port, config.http.host);
+  return app.getHttpServer().address() as AddressInfo;
+}

@@ -1,0 +1,33 @@
+import { INestApplicationContext, LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppModule, AppModuleOptions } from '../app.module';
+import { GatewayConfig } from '../config/gateway-config';
+import { StdioTransport } from '../transport/stdio/stdio.transport';
+
+export interface StdioGatewayOptions {
+  config: GatewayConfig;
+  logger: LoggerService;
+  extraModules?: AppModuleOptions['extraModules'];
+}
+
+/**
+ * Runs the gateway over stdin/stdout until EOF or SIGTERM, then closes the
+ * application. No HTTP server exists in this process.
+ */
+export async function runStdioGateway(options: StdioGatewayOptions): Promise<void> {
+  const app: INestApplicationContext = await NestFactory.createApplicationContext(
+    AppModule.forRoot({ transport: 'stdio', config: options.config, extraModules: options.extraModules }),
+    { logger: options.logger },
+  );
+  const transport = app.get(StdioTransport);
+  const stop = () => transport.stop();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  try {
+    await transport.run();
+  } finally {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+    await app.close();
+  }
+}

@@ -1,0 +1,51 @@
+import { Command, Option } from 'commander';
+import { runStdioGateway } from '../bootstrap/stdio.bootstrap';
+import { createHttpGateway, listenHttpGateway } from '../bootstrap/http.bootstrap';
+import { ConfigValidationError } from '../config/config-validation.error';
+import { summarizeConfig } from '../config/config.summary';
+import { GatewayLogger } from '../logging/gateway-logger';
+import { GATEWAY_VERSION } from '../lifecycle/server-info';
+import { loadWithFlags, StartFlags } from './config-options';
+import { printError } from './cli-output';
+
+export const EXIT_BAD_CONFIG = 2;
+
+export function registerStartCommand(parent: Command): void {
+  parent
+    .command('start')
+    .description('Start the gateway (stdio by default, as IDEs and Claude Desktop expect)')
+    .addOption(new Option('--transport <kind>', 'stdio | http (default: config, else stdio)').choices(['stdio', 'http']))
+    .option('--host <host>', 'HTTP bind address (default 0.0.0.0)')
+    .option('--port <port>', 'HTTP port (default 8080)')
+    .option('--config <path>', 'config file (default config/mcp-server.yaml, or $MCP_SERVER_CONFIG)')
+    .option('--skills-dir <path>', 'skills directory (default ./capabilities)')
+    .option('--log-level <level>', 'debug | info | warn | error')
+    .option('--dev', 'development mode: stack traces in error data')
+    .action((flags: StartFlags) => start(flags));
+}
+
+async function start(flags: StartFlags): Promise<void> {
+  let loaded;
+  try {
+    loaded = loadWithFlags(flags);
+  } catch (err) {
+    if (!(err instanceof ConfigValidationError)) throw err;
+    printError(`owlclaw: invalid configuration\n${err.message}`);
+    process.exit(EXIT_BAD_CONFIG);
+  }
+  const { config, source, ignoredEnvVars } = loaded;
+  const logger = new GatewayLogger(config.logging);
+  logger.log({ msg: 'starting OwlClaw MCP gateway', version: GATEWAY_VERSION, config: summarizeConfig(config, source) }, 'Bootstrap');
+  if (ignoredEnvVars.length > 0) {
+    logger.warn({ msg: 'unknown MCP_SERVER_* variables ignored', variables: ignoredEnvVars }, 'Bootstrap');
+  }
+  if (config.transport === 'stdio') {
+    await runStdioGateway({ config, logger });
+    process.exit(0);
+  }
+  const app = await createHttpGateway({ config, logger });
+  const address = await listenHttpGateway(app, config);
+  const scheme = config.http.tls.enabled ? 'https' : 'http';
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  logger.log({ msg: 'listening', url: `${scheme}://${host}:${address.port}/mcp`, port: address.port }, 'Bootstrap');
+}

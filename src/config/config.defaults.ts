@@ -1,0 +1,80 @@
+import { GatewayConfig } from './gateway-config';
+
+const FOUR_MIB = 4 * 1024 * 1024;
+
+/** Recursively freezes a value so that nothing can change the shared defaults in place. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * The configuration used when neither file, environment nor CLI says otherwise.
+ * Deeply frozen: it is shared by every loader call and by tests, so an
+ * accidental `cfg.http.port = 0` on it must fail loudly instead of leaking into
+ * the next caller. Copy it (the loader does) before changing anything.
+ *
+ * `config/mcp-server.yaml` spells out these same values; a test keeps them equal.
+ */
+export const DEFAULT_CONFIG: GatewayConfig = deepFreeze<GatewayConfig>({
+  // The seed makes stdio the default of `owlclaw mcp-server start`; `npm start` asks for http.
+  transport: 'stdio',
+  dev_mode: false,
+  server: {
+    name: 'owlclaw-mcp-gateway',
+    instructions:
+      'OwlClaw MCP Gateway: exposes governed business tools and skills; every tool call is ' +
+      'subject to budget, rate limits and audit, so read the skill resources before calling tools.',
+  },
+  http: {
+    // All interfaces, as in the seed; a container needs it. Loopback deployments set 127.0.0.1.
+    host: '0.0.0.0',
+    port: 8080,
+    body_limit_bytes: FOUR_MIB,
+    allowed_hosts: [],
+    cors: {
+      enabled: true,
+      // Empty means no cross-origin browser access: only requests without an Origin
+      // header or from the same origin pass (MCP's DNS-rebinding guidance).
+      allowed_origins: [],
+      allowed_methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+      allowed_headers: [
+        'Content-Type',
+        'Authorization',
+        'Accept',
+        'Mcp-Session-Id',
+        'MCP-Protocol-Version',
+        'Last-Event-ID',
+        'X-MCP-Client-ID',
+      ],
+      // Browsers hide response headers unless exposed; clients must read the session id.
+      exposed_headers: ['Mcp-Session-Id', 'MCP-Protocol-Version'],
+      max_age: 3600,
+    },
+    tls: { enabled: false },
+    sse: { keepalive_seconds: 15 },
+  },
+  sessions: { idle_ttl_seconds: 1800 },
+  stdio: { shutdown_grace_seconds: 5, max_line_bytes: FOUR_MIB },
+  tools: {
+    default_timeout_seconds: 300,
+    async_threshold_seconds: 30,
+    cache_ttl_seconds: 300,
+    progress_interval_seconds: 30,
+  },
+  resources: { skills_dir: './capabilities', cache_ttl_seconds: 600 },
+  governance: {
+    enabled: true,
+    default_quota: {
+      monthly_budget: 500,
+      max_calls_per_minute: 60,
+      max_calls_per_day: 1000,
+      max_cost_per_call: 10,
+    },
+  },
+  // stderr only: in stdio mode stdout is the protocol channel.
+  logging: { level: 'info', format: 'json', output: 'stderr' },
+});

@@ -1,0 +1,390 @@
+// class-transformer's @Type reads design-time metadata through Reflect.getMetadata. The CLI
+// loads config before anything imports Nest (which would install the polyfill), so install it here.
+import 'reflect-metadata';
+import { plainToInstance, Transform, Type } from 'class-transformer';
+import {
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsNumber,
+  IsObject,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateIf,
+  ValidateNested,
+  validateSync,
+  ValidationError,
+} from 'class-validator';
+import { GatewayConfig, LogLevel, TransportKind } from './gateway-config';
+
+/*
+ * class-validator mirror of GatewayConfig. The interface stays the contract the
+ * rest of the code reads; these classes exist only to check untrusted input
+ * (file, env, CLI) against it. Every property carries a validator decorator,
+ * because whitelisting treats an undecorated property as unknown.
+ *
+ * Decorators are applied bottom-up, and class-validator runs them in that
+ * order, so the type check sits nearest the property: with stopAtFirstError a
+ * string port then reports "must be an integer" rather than a range complaint.
+ */
+
+export const TRANSPORTS: readonly TransportKind[] = ['stdio', 'http'];
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+export const LOG_FORMATS: readonly GatewayConfig['logging']['format'][] = ['json', 'pretty'];
+// stdout carries the protocol in stdio mode, so logs may only go to stderr.
+export const LOG_OUTPUTS: readonly GatewayConfig['logging']['output'][] = ['stderr'];
+
+/**
+ * Accepts the seed's Python-style upper-case levels (DEBUG, INFO, WARNING, ERROR)
+ * as well as ours, in any case. Anything else is returned untouched so the
+ * validation message shows what the user actually wrote.
+ */
+export function normaliseLogLevel(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const lower = value.trim().toLowerCase();
+  const canonical = lower === 'warning' ? 'warn' : lower;
+  return (LOG_LEVELS as readonly string[]).includes(canonical) ? canonical : value;
+}
+
+// An Origin header is scheme://host[:port] with nothing after it; a trailing
+// slash or path in the config would silently never match, so it is rejected.
+const ORIGIN_PATTERN = /^[a-z][a-z0-9+.-]*:\/\/[^/\s?#]+$/i;
+
+const FINITE = { allowNaN: false, allowInfinity: false };
+const FINITE_MESSAGE = { message: 'must be a finite number' };
+
+class ServerSchema {
+  @IsNotEmpty()
+  @IsString()
+  name!: string;
+
+  @IsString()
+  instructions!: string;
+}
+
+class CorsSchema {
+  @IsBoolean()
+  enabled!: boolean;
+
+  @Matches(ORIGIN_PATTERN, {
+    each: true,
+    message:
+      'each value must be an origin such as https://app.example.com ' +
+      '(scheme://host[:port], no path, no trailing slash)',
+  })
+  @IsString({ each: true })
+  @IsArray()
+  allowed_origins!: string[];
+
+  @IsNotEmpty({ each: true })
+  @IsString({ each: true })
+  @IsArray()
+  allowed_methods!: string[];
+
+  @IsNotEmpty({ each: true })
+  @IsString({ each: true })
+  @IsArray()
+  allowed_headers!: string[];
+
+  @IsNotEmpty({ each: true })
+  @IsString({ each: true })
+  @IsArray()
+  exposed_headers!: string[];
+
+  // 0 is meaningful (browsers must not cache the preflight).
+  @Min(0)
+  @IsInt()
+  max_age!: number;
+}
+
+class TlsSchema {
+  @IsBoolean()
+  enabled!: boolean;
+
+  // Optional, but when present it must be a real path string (not null or '').
+  // Whether the file exists is checked by the loader, which knows the cwd.
+  @ValidateIf((tls: TlsSchema) => tls.cert_file !== undefined)
+  @IsNotEmpty()
+  @IsString()
+  cert_file?: string;
+
+  @ValidateIf((tls: TlsSchema) => tls.key_file !== undefined)
+  @IsNotEmpty()
+  @IsString()
+  key_file?: string;
+}
+
+class SseSchema {
+  @Min(1)
+  @IsInt()
+  keepalive_seconds!: number;
+}
+
+class HttpSchema {
+  @IsNotEmpty()
+  @IsString()
+  host!: string;
+
+  // 0 asks the OS for a free port; tests rely on it.
+  @Max(65535)
+  @Min(0)
+  @IsInt()
+  port!: number;
+
+  @Min(1)
+  @IsInt()
+  body_limit_bytes!: number;
+
+  @IsNotEmpty({ each: true })
+  @IsString({ each: true })
+  @IsArray()
+  allowed_hosts!: string[];
+
+  @Type(() => CorsSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  cors!: CorsSchema;
+
+  @Type(() => TlsSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  tls!: TlsSchema;
+
+  @Type(() => SseSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  sse!: SseSchema;
+}
+
+class SessionsSchema {
+  @Min(1)
+  @IsInt()
+  idle_ttl_seconds!: number;
+}
+
+class StdioSchema {
+  // 0 is allowed: exit without waiting for in-flight calls.
+  @Min(0)
+  @IsInt()
+  shutdown_grace_seconds!: number;
+
+  @Min(1)
+  @IsInt()
+  max_line_bytes!: number;
+}
+
+class ToolsSchema {
+  @Min(1)
+  @IsInt()
+  default_timeout_seconds!: number;
+
+  @Min(1)
+  @IsInt()
+  async_threshold_seconds!: number;
+
+  @Min(1)
+  @IsInt()
+  cache_ttl_seconds!: number;
+
+  @Min(1)
+  @IsInt()
+  progress_interval_seconds!: number;
+}
+
+class ResourcesSchema {
+  @IsNotEmpty()
+  @IsString()
+  skills_dir!: string;
+
+  @Min(1)
+  @IsInt()
+  cache_ttl_seconds!: number;
+}
+
+class QuotaSchema {
+  // Money may be fractional (the seed writes 500.0); it can never be negative.
+  @Min(0)
+  @IsNumber(FINITE, FINITE_MESSAGE)
+  monthly_budget!: number;
+
+  @Min(1)
+  @IsInt()
+  max_calls_per_minute!: number;
+
+  @Min(1)
+  @IsInt()
+  max_calls_per_day!: number;
+
+  @Min(0)
+  @IsNumber(FINITE, FINITE_MESSAGE)
+  max_cost_per_call!: number;
+}
+
+class GovernanceSchema {
+  @IsBoolean()
+  enabled!: boolean;
+
+  @Type(() => QuotaSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  default_quota!: QuotaSchema;
+}
+
+class LoggingSchema {
+  @Transform(({ value }: { value: unknown }) => normaliseLogLevel(value), { toClassOnly: true })
+  @IsIn(LOG_LEVELS, {
+    message: `must be one of ${LOG_LEVELS.join(', ')} (DEBUG, INFO, WARNING, ERROR also accepted)`,
+  })
+  level!: LogLevel;
+
+  @IsIn(LOG_FORMATS)
+  format!: GatewayConfig['logging']['format'];
+
+  @IsIn(LOG_OUTPUTS)
+  output!: GatewayConfig['logging']['output'];
+}
+
+export class GatewayConfigSchema {
+  @IsIn(TRANSPORTS)
+  transport!: TransportKind;
+
+  @IsBoolean()
+  dev_mode!: boolean;
+
+  @Type(() => ServerSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  server!: ServerSchema;
+
+  @Type(() => HttpSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  http!: HttpSchema;
+
+  @Type(() => SessionsSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  sessions!: SessionsSchema;
+
+  @Type(() => StdioSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  stdio!: StdioSchema;
+
+  @Type(() => ToolsSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  tools!: ToolsSchema;
+
+  @Type(() => ResourcesSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  resources!: ResourcesSchema;
+
+  @Type(() => GovernanceSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  governance!: GovernanceSchema;
+
+  @Type(() => LoggingSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  logging!: LoggingSchema;
+}
+
+/** One schema violation; `path` is relative to `mcp_server`. */
+export interface SchemaProblem {
+  path: string[];
+  message: string;
+  /** True when the key itself is not part of the schema (a typo or a removed option). */
+  unknownKey: boolean;
+}
+
+export type SchemaResult =
+  { ok: true; config: GatewayConfig } | { ok: false; problems: SchemaProblem[] };
+
+/**
+ * Checks a merged, plain `mcp_server` object against the schema. On success the
+ * result is a fresh plain object (no schema class instances, no undefined
+ * members) with the log level normalised.
+ */
+export function validateGatewayConfigShape(plain: unknown): SchemaResult {
+  if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
+    return { ok: false, problems: [{ path: [], message: 'must be a mapping', unknownKey: false }] };
+  }
+  const instance = plainToInstance(GatewayConfigSchema, plain);
+  const errors = validateSync(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    stopAtFirstError: true,
+    validationError: { target: false, value: false },
+  });
+  if (errors.length > 0) {
+    const problems: SchemaProblem[] = [];
+    collectProblems(errors, [], problems);
+    return { ok: false, problems };
+  }
+  // Safe: every member has just been checked against the schema mirroring GatewayConfig.
+  return { ok: true, config: toPlain(instance) as GatewayConfig };
+}
+
+function collectProblems(errors: ValidationError[], parent: string[], out: SchemaProblem[]): void {
+  for (const error of errors) {
+    const path = [...parent, error.property];
+    const constraints = error.constraints ?? {};
+    if ('whitelistValidation' in constraints) {
+      out.push({ path, message: 'is not a known configuration key', unknownKey: true });
+    } else {
+      const entries = Object.entries(constraints).filter(
+        // "nested property x must be either object or array" repeats the isObject finding.
+        ([name]) => !(name === 'nestedValidation' && 'isObject' in constraints),
+      );
+      for (const [, message] of entries) {
+        out.push({ path, message: withoutSubject(message, error.property), unknownKey: false });
+      }
+    }
+    if (error.children && error.children.length > 0) collectProblems(error.children, path, out);
+  }
+}
+
+/**
+ * class-validator phrases messages as "<property> must ...". The loader prefixes
+ * the full key path itself, so the repeated bare property name is dropped.
+ */
+function withoutSubject(message: string, property: string): string {
+  if (message.startsWith(`${property} `)) return message.slice(property.length + 1);
+  const each = `each value in ${property} `;
+  if (message.startsWith(each)) return `each value ${message.slice(each.length)}`;
+  return message;
+}
+
+/** Deep copy of own enumerable data, dropping undefined members and class prototypes. */
+function toPlain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) {
+      if (child !== undefined) out[key] = toPlain(child);
+    }
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,31 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { GATEWAY_CONFIG } from './config.constants';
+import { GatewayConfig } from './gateway-config';
+
+/**
+ * Makes the already loaded and validated GatewayConfig available everywhere.
+ * Loading happens before Nest starts (the CLI must report config errors and
+ * choose the transport before any module exists), so this module only hands
+ * the result over: typed via `@Inject(GATEWAY_CONFIG)`, and as `mcp_server.*`
+ * through Nest's ConfigService for code that prefers it. `.env` files are not
+ * read: the gateway's own loader is the single place config comes from.
+ */
+@Module({})
+export class GatewayConfigModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: GatewayConfigModule,
+      global: true,
+      imports: [
+        ConfigModule.forRoot({
+          isGlobal: true,
+          ignoreEnvFile: true,
+          load: [() => ({ mcp_server: config })],
+        }),
+      ],
+      providers: [{ provide: GATEWAY_CONFIG, useValue: config }],
+      exports: [GATEWAY_CONFIG],
+    };
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { GatewayHealthIndicator } from './gateway.health';
+import { HealthController } from './health.controller';
+import { ShutdownState } from './shutdown.state';
+
+@Module({
+  imports: [TerminusModule.forRoot({ logger: false })],
+  controllers: [HealthController],
+  providers: [GatewayHealthIndicator, ShutdownState],
+  exports: [GatewayHealthIndicator],
+})
+export class HealthModule {}

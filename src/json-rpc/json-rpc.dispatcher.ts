@@ -1,0 +1,213 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { ErrorCode } from '../errors/error-code';
+import { GatewayError } from '../errors/gateway.error';
+import { RequestCancelledError } from '../errors/request-cancelled.error';
+import { McpMetrics } from '../observability/mcp.metrics';
+import { isAtOrAbove, LoggingLevel } from '../session/logging-level';
+import { McpSession } from '../session/mcp-session';
+import { MessageSink } from '../session/message-sink';
+import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
+import { RpcErrorReply } from './json-rpc-exception.filter';
+import { parseFrame } from './json-rpc.parser';
+import { failure, invalidRequest, success } from './json-rpc.responses';
+import {
+  InboundEntry,
+  InboundFrame,
+  JsonRpcNotification,
+  JsonRpcParams,
+  JsonRpcRequest,
+  JsonRpcResponse,
+} from './json-rpc.types';
+import { McpMethodEntry, McpMethodRegistry } from './mcp-method.registry';
+import { McpRequestContext } from './mcp-request-context';
+import { allowsBatching } from './protocol-version';
+
+/** Where a frame came from and where request-related messages should go. */
+export interface InboundContext {
+  session: McpSession;
+  /** The stream tied to this frame (stdout, a POST's SSE body); falls back to the session's stream. */
+  sink?: MessageSink;
+}
+
+export type DispatchResult = JsonRpcResponse | JsonRpcResponse[] | undefined;
+
+const DEFAULT_LOG_THRESHOLD: LoggingLevel = 'info';
+const SERVER_REQUEST_TIMEOUT_MS = 60_000;
+
+/**
+ * Turns inbound frames into responses: validation, batching rules, the
+ * initialization gate, cancellation bookkeeping, and the call into the
+ * registered MCP method through Nest's pipeline.
+ */
+@Injectable()
+export class JsonRpcDispatcher {
+  private readonly logger = new Logger(JsonRpcDispatcher.name);
+
+  constructor(
+    private readonly registry: McpMethodRegistry,
+    private readonly errors: JsonRpcErrorMapper,
+    private readonly metrics: McpMetrics,
+  ) {}
+
+  dispatchFrame(raw: string | Buffer, inbound: InboundContext): Promise<DispatchResult> {
+    return this.dispatchParsed(parseFrame(raw), inbound);
+  }
+
+  /** For transports that inspect the frame first (HTTP decides sessions from it). */
+  async dispatchParsed(frame: InboundFrame, inbound: InboundContext): Promise<DispatchResult> {
+    inbound.session.touch();
+    switch (frame.kind) {
+      case 'unparseable':
+        this.metrics.recordRejected(frame.response.error.code);
+        return frame.response;
+      case 'single':
+        return this.dispatchEntry(frame.entry, inbound);
+      case 'batch':
+        return this.dispatchBatch(frame.entries, inbound);
+    }
+  }
+
+  /** Every element is answered on its own; notifications and responses add nothing. */
+  private async dispatchBatch(entries: InboundEntry[], inbound: InboundContext): Promise<DispatchResult> {
+    const version = inbound.session.protocolVersion;
+    if (!allowsBatching(version)) {
+      return invalidRequest(null, `JSON-RPC batches are not supported in protocol version ${version}`);
+    }
+    const results = await Promise.all(
+      entries.map((entry) =>
+        entry.kind === 'request' && entry.message.method === 'initialize'
+          ? invalidRequest(entry.message.id, 'initialize must not be part of a batch')
+          : this.dispatchEntry(entry, inbound),
+      ),
+    );
+    const responses = results.filter((r): r is JsonRpcResponse => r !== undefined);
+    return responses.length > 0 ? responses : undefined;
+  }
+
+  async dispatchEntry(entry: InboundEntry, inbound: InboundContext): Promise<JsonRpcResponse | undefined> {
+    switch (entry.kind) {
+      case 'invalid':
+        this.metrics.recordRejected(entry.response.error.code);
+        return entry.response;
+      case 'response':
+        if (!inbound.session.resolveResponse(entry.message)) {
+          this.logger.debug({ msg: 'response to no pending request', id: entry.message.id });
+        }
+        return undefined;
+      case 'notification':
+        await this.dispatchNotification(entry.message, inbound);
+        return undefined;
+      case 'request':
+        return this.dispatchRequest(entry.message, inbound);
+    }
+  }
+
+  private async dispatchRequest(request: JsonRpcRequest, inbound: InboundContext): Promise<JsonRpcResponse | undefined> {
+    const { session } = inbound;
+    const entry = this.registry.get(request.method);
+    if (!entry) {
+      this.metrics.recordRejected(ErrorCode.MethodNotFound);
+      return this.fail(request, GatewayError.methodNotFound(request.method));
+    }
+    if (!session.initialized && !entry.options.beforeInitialize) {
+      // A request pipelined right behind initialize (stdio clients do this) waits for the handshake.
+      await session.handshake;
+      if (!session.initialized) {
+        this.metrics.recordRejected(ErrorCode.InvalidRequest);
+        return invalidRequest(request.id, `session is not initialized: send initialize before ${request.method}`);
+      }
+    }
+    const work = this.invoke(entry, request, inbound);
+    if (request.method === 'initialize') session.handshake = work.then(() => undefined);
+    return work;
+  }
+
+  private async invoke(
+    entry: McpMethodEntry,
+    request: JsonRpcRequest,
+    inbound: InboundContext,
+  ): Promise<JsonRpcResponse | undefined> {
+    const { session } = inbound;
+    const controller = session.beginRequest(request.id);
+    try {
+      const context = this.createContext(request, inbound, controller.signal);
+      // An abort answers at once even if the handler ignores its signal.
+      const result = await untilAborted(entry.invoke(request.params ?? {}, context), controller.signal);
+      if (result instanceof RpcErrorReply) {
+        return failure(request.id, result.error.code, result.error.message, result.error.data);
+      }
+      return success(request.id, result ?? {});
+    } catch (err) {
+      // The spec: a request the client cancelled gets no response at all.
+      if (err instanceof RequestCancelledError) return undefined;
+      // Aborts, and failures of the filter chain itself, are mapped by the same mapper.
+      return this.fail(request, err);
+    } finally {
+      session.endRequest(request.id);
+    }
+  }
+
+  private async dispatchNotification(notification: JsonRpcNotification, inbound: InboundContext): Promise<void> {
+    const entry = this.registry.get(notification.method);
+    if (!entry) {
+      this.logger.debug({ msg: 'notification ignored', method: notification.method });
+      return;
+    }
+    const context = this.createContext(notification, inbound, new AbortController().signal);
+    const result = await entry.invoke(notification.params ?? {}, context).catch((err: unknown) => err);
+    if (result instanceof RpcErrorReply || result instanceof Error) {
+      this.logger.warn({ msg: 'notification failed', method: notification.method, error: describe(result) });
+    }
+  }
+
+  private fail(request: JsonRpcRequest, err: unknown): JsonRpcResponse {
+    const error = this.errors.toErrorObject(err, { method: request.method });
+    return failure(request.id, error.code, error.message, error.data);
+  }
+
+  private createContext(
+    message: JsonRpcRequest | JsonRpcNotification,
+    inbound: InboundContext,
+    signal: AbortSignal,
+  ): McpRequestContext {
+    const { session, sink } = inbound;
+    const meta = readMeta(message.params);
+    return {
+      method: message.method,
+      requestId: 'id' in message ? message.id : undefined,
+      session,
+      clientId: session.clientId,
+      transport: session.transport,
+      signal,
+      meta,
+      traceId: typeof meta.traceId === 'string' ? meta.traceId : randomUUID(),
+      notify: (method: string, params?: JsonRpcParams) => session.notify(method, params, sink),
+      request: (method: string, params?: JsonRpcParams, timeoutMs = SERVER_REQUEST_TIMEOUT_MS) =>
+        session.request(method, params, { via: sink, signal, timeoutMs }),
+      log: (level: LoggingLevel, data: unknown, logger?: string) => {
+        if (!isAtOrAbove(level, session.logLevel ?? DEFAULT_LOG_THRESHOLD)) return false;
+        const params: JsonRpcParams = logger === undefined ? { level, data } : { level, logger, data };
+        return session.notify('notifications/message', params, sink);
+      },
+    };
+  }
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function readMeta(params: JsonRpcParams | undefined): Record<string, unknown> {
+  const meta = params?._meta;
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {};
+}
+
+function describe(value: unknown): unknown {
+  return value instanceof RpcErrorReply ? value.error : value instanceof Error ? value.message : value;
+}

@@ -1,0 +1,18 @@
+import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
+import { JsonRpcExceptionFilter } from './json-rpc-exception.filter';
+import { JsonRpcDispatcher } from './json-rpc.dispatcher';
+import { McpMethodRegistry } from './mcp-method.registry';
+
+/**
+ * Global so that the exception filter bound by @McpMethod() resolves its
+ * dependencies in whichever module declares MCP methods.
+ */
+@Global()
+@Module({
+  imports: [DiscoveryModule],
+  providers: [McpMethodRegistry, JsonRpcDispatcher, JsonRpcErrorMapper, JsonRpcExceptionFilter],
+  exports: [McpMethodRegistry, JsonRpcDispatcher, JsonRpcErrorMapper, JsonRpcExceptionFilter],
+})
+export class JsonRpcModule {}

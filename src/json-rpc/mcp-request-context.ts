@@ -1,0 +1,28 @@
+import { JsonRpcId, JsonRpcParams } from './json-rpc.types';
+import { LoggingLevel } from '../session/logging-level';
+import { McpSession } from '../session/mcp-session';
+
+/**
+ * What an MCP method handler (and every guard or interceptor around it) knows
+ * about the call in flight. It is the `getContext()` of the 'rpc' ExecutionContext.
+ */
+export interface McpRequestContext {
+  readonly method: string;
+  /** Undefined for notifications. */
+  readonly requestId?: JsonRpcId;
+  readonly session: McpSession;
+  readonly clientId: string;
+  readonly transport: McpSession['transport'];
+  /** Fires on notifications/cancelled, timeout, or session end. */
+  readonly signal: AbortSignal;
+  /** `params._meta` as the client sent it (progressToken lives here). */
+  readonly meta: Record<string, unknown>;
+  /** Correlates logs, ledger rows and traces for this request. */
+  readonly traceId: string;
+  /** A notification related to this request (it rides the request's own stream when there is one). */
+  notify(method: string, params?: JsonRpcParams): boolean;
+  /** A server-to-client request related to this request (sampling, elicitation). */
+  request(method: string, params?: JsonRpcParams, timeoutMs?: number): Promise<unknown>;
+  /** `notifications/message` to this session, sent only at or above the level it set. */
+  log(level: LoggingLevel, data: unknown, logger?: string): boolean;
+}

@@ -1,0 +1,83 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { GATEWAY_CONFIG } from '../config/config.constants';
+import { GatewayConfig } from '../config/gateway-config';
+import { GatewayError } from '../errors/gateway.error';
+import { McpMethod } from '../json-rpc/mcp-method.decorator';
+import { McpContext, McpParams } from '../json-rpc/mcp-params.decorator';
+import { McpRequestContext } from '../json-rpc/mcp-request-context';
+import { negotiateVersion } from '../json-rpc/protocol-version';
+import { JsonRpcParams } from '../json-rpc/json-rpc.types';
+import { isLoggingLevel, LOGGING_LEVELS } from '../session/logging-level';
+import { InitializeParamsDto } from './initialize.dto';
+import { rpcValidationPipe } from './rpc-validation.pipe';
+import { GATEWAY_VERSION } from './server-info';
+import { ServerCapabilities } from './server-capabilities.service';
+
+/** The MCP lifecycle: handshake, liveness, logging level and cancellation. */
+@Injectable()
+export class LifecycleMethods {
+  private readonly logger = new Logger(LifecycleMethods.name);
+
+  constructor(
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly capabilities: ServerCapabilities,
+  ) {}
+
+  @McpMethod('initialize', { beforeInitialize: true })
+  initialize(@McpParams(rpcValidationPipe) params: InitializeParamsDto, @McpContext() ctx: McpRequestContext) {
+    const { session } = ctx;
+    if (session.initialized) {
+      throw GatewayError.invalidRequest('session is already initialized');
+    }
+    const protocolVersion = negotiateVersion(params.protocolVersion);
+    session.protocolVersion = protocolVersion;
+    session.clientInfo = params.clientInfo;
+    session.clientCapabilities = params.capabilities ?? {};
+    session.initialized = true;
+    this.logger.log({
+      msg: 'session initialized',
+      sessionId: session.id,
+      clientId: session.clientId,
+      transport: session.transport,
+      requested: params.protocolVersion,
+      protocolVersion,
+      client: params.clientInfo,
+    });
+    return {
+      protocolVersion,
+      capabilities: this.capabilities.snapshot(),
+      serverInfo: { name: this.config.server.name, title: 'OwlClaw MCP Gateway', version: GATEWAY_VERSION },
+      instructions: this.config.server.instructions,
+    };
+  }
+
+  @McpMethod('notifications/initialized', { beforeInitialize: true })
+  initialized(@McpContext() ctx: McpRequestContext): void {
+    this.logger.debug({ msg: 'client ready', sessionId: ctx.session.id });
+  }
+
+  @McpMethod('ping', { beforeInitialize: true })
+  ping(): Record<string, never> {
+    return {};
+  }
+
+  @McpMethod('logging/setLevel')
+  setLevel(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext): Record<string, never> {
+    if (!isLoggingLevel(params.level)) {
+      throw GatewayError.invalidParams(`level must be one of ${LOGGING_LEVELS.join(', ')}`, {
+        field: 'level',
+        received: params.level ?? null,
+      });
+    }
+    ctx.session.logLevel = params.level;
+    return {};
+  }
+
+  @McpMethod('notifications/cancelled', { beforeInitialize: true })
+  cancelled(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext): void {
+    const { requestId, reason } = params;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    const found = ctx.session.cancelRequest(requestId, typeof reason === 'string' ? reason : 'cancelled by client');
+    this.logger.debug({ msg: 'cancel', sessionId: ctx.session.id, requestId, found });
+  }
+}

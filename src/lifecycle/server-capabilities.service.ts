@@ -1,0 +1,18 @@
+import { Injectable } from '@nestjs/common';
+
+/**
+ * The capabilities announced at initialize. Feature modules declare what they
+ * actually implement at boot, so nothing is announced that is not served.
+ */
+@Injectable()
+export class ServerCapabilities {
+  private readonly capabilities: Record<string, unknown> = { logging: {} };
+
+  declare(name: string, value: Record<string, unknown>): void {
+    this.capabilities[name] = value;
+  }
+
+  snapshot(): Record<string, unknown> {
+    return structuredClone(this.capabilities);
+  }
+}

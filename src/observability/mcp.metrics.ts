@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { InjectMetric } from '@willsoto/nestjs-prometheus';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { MCP_REQUEST_DURATION_SECONDS, MCP_REQUESTS_TOTAL, MCP_SESSIONS_ACTIVE } from './metrics.constants';
+import { outcomeOfCode, RequestOutcome } from './outcome';
+
+/** Label used for requests rejected before a method was resolved (keeps cardinality bounded). */
+export const UNRESOLVED_METHOD = '(rejected)';
+
+/** The gateway's request and session metrics, behind one small API. */
+@Injectable()
+export class McpMetrics {
+  constructor(
+    @InjectMetric(MCP_REQUESTS_TOTAL) private readonly requests: Counter<'method' | 'outcome'>,
+    @InjectMetric(MCP_REQUEST_DURATION_SECONDS) private readonly duration: Histogram<'method'>,
+    @InjectMetric(MCP_SESSIONS_ACTIVE) private readonly sessions: Gauge<'transport'>,
+  ) {}
+
+  recordRequest(method: string, outcome: RequestOutcome, seconds: number): void {
+    this.requests.inc({ method, outcome });
+    this.duration.observe({ method }, seconds);
+  }
+
+  recordRejected(code: number): void {
+    this.requests.inc({ method: UNRESOLVED_METHOD, outcome: outcomeOfCode(code) });
+  }
+
+  sessionOpened(transport: string): void {
+    this.sessions.inc({ transport });
+  }
+
+  sessionClosed(transport: string): void {
+    this.sessions.dec({ transport });
+  }
+}

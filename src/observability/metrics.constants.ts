@@ -1,0 +1,3 @@
+export const MCP_REQUESTS_TOTAL = 'mcp_requests_total';
+export const MCP_REQUEST_DURATION_SECONDS = 'mcp_request_duration_seconds';
+export const MCP_SESSIONS_ACTIVE = 'mcp_sessions_active';

@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import { ErrorCode } from '../errors/error-code';
+import { GatewayError } from '../errors/gateway.error';
+import { RequestCancelledError } from '../errors/request-cancelled.error';
+import { JsonRpcId, JsonRpcMessage, JsonRpcParams, JsonRpcResponse, isFailure } from '../json-rpc/json-rpc.types';
+import { LoggingLevel } from './logging-level';
+import { MessageSink } from './message-sink';
+
+export type SessionTransport = 'stdio' | 'streamable-http' | 'legacy-sse';
+
+export interface ClientInfo {
+  name: string;
+  version: string;
+}
+
+interface PendingOutbound {
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+  cleanup(): void;
+}
+
+/**
+ * One MCP session: negotiated state, in-flight requests (for cancellation),
+ * server-to-client requests awaiting answers, and the standalone outbound
+ * stream. Pure state: it knows sinks, never sockets or stdout.
+ */
+export class McpSession {
+  readonly id: string = randomUUID();
+  readonly createdAt = Date.now();
+  lastActivity = Date.now();
+  protocolVersion?: string;
+  initialized = false;
+  closed = false;
+  clientInfo?: ClientInfo;
+  clientCapabilities: Record<string, unknown> = {};
+  logLevel?: LoggingLevel;
+  /** Settles when the last initialize request has been answered. */
+  handshake: Promise<void> = Promise.resolve();
+
+  private readonly inflight = new Map<string, AbortController>();
+  private readonly pending = new Map<JsonRpcId, PendingOutbound>();
+  private readonly closeListeners: Array<() => void> = [];
+  private standalone?: MessageSink;
+  private nextOutboundId = 0;
+
+  constructor(
+    readonly transport: SessionTransport,
+    readonly clientId: string,
+  ) {}
+
+  touch(): void {
+    this.lastActivity = Date.now();
+  }
+
+  get busy(): boolean {
+    return this.inflight.size > 0 || this.pending.size > 0 || this.standalone?.open === true;
+  }
+
+  get inflightCount(): number {
+    return this.inflight.size;
+  }
+
+  hasStandaloneStream(): boolean {
+    return this.standalone?.open === true;
+  }
+
+  attachStandalone(sink: MessageSink): void {
+    this.standalone = sink;
+  }
+
+  detachStandalone(sink: MessageSink): void {
+    if (this.standalone === sink) this.standalone = undefined;
+  }
+
+  /** Registers a request so that notifications/cancelled can abort it. */
+  beginRequest(id: JsonRpcId): AbortController {
+    const controller = new AbortController();
+    this.inflight.set(requestKey(id), controller);
+    return controller;
+  }
+
+  endRequest(id: JsonRpcId): void {
+    this.inflight.delete(requestKey(id));
+  }
+
+  cancelRequest(id: JsonRpcId, reason: string): boolean {
+    const controller = this.inflight.get(requestKey(id));
+    if (!controller) return false;
+    controller.abort(new RequestCancelledError(reason));
+    return true;
+  }
+
+  /** Aborts every in-flight request with an error they answer with (shutdown, not cancellation). */
+  abortInflight(reason: string): void {
+    for (const controller of this.inflight.values()) {
+      controller.abort(new GatewayError(ErrorCode.InternalError, reason, { retryable: true }));
+    }
+  }
+
+  /** Writes a message (a response, for transports that answer on the stream) to the standalone stream. */
+  sendOnStream(message: JsonRpcMessage | JsonRpcMessage[]): boolean {
+    if (!this.standalone?.open || this.closed) return false;
+    this.standalone.send(message);
+    return true;
+  }
+
+  /** Sends through `via` (the request's own stream) when open, else the standalone stream. */
+  notify(method: string, params?: JsonRpcParams, via?: MessageSink): boolean {
+    const sink = via?.open ? via : this.standalone;
+    if (!sink?.open || this.closed) return false;
+    sink.send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+    return true;
+  }
+
+  /** A server-to-client request (sampling, elicitation, roots); resolves with the client's result. */
+  request(
+    method: string,
+    params: JsonRpcParams | undefined,
+    options: { via?: MessageSink; signal?: AbortSignal; timeoutMs: number },
+  ): Promise<unknown> {
+    const sink = options.via?.open ? options.via : this.standalone;
+    if (!sink?.open || this.closed) {
+      return Promise.reject(
+        new GatewayError(ErrorCode.ExecutionError, `No open stream to send ${method} to the client`),
+      );
+    }
+    const id = `srv-${++this.nextOutboundId}`;
+    return new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(
+        () => settle(() => reject(new GatewayError(ErrorCode.Timeout, `${method} timed out`))),
+        options.timeoutMs,
+      );
+      const onAbort = () => settle(() => reject(new GatewayError(ErrorCode.ExecutionError, `${method} aborted`)));
+      const cleanup = () => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        this.pending.delete(id);
+      };
+      const settle = (fn: () => void) => {
+        cleanup();
+        fn();
+      };
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, {
+        resolve: (r) => settle(() => resolve(r)),
+        reject: (e) => settle(() => reject(e)),
+        cleanup,
+      });
+      const message = params === undefined ? { jsonrpc: '2.0' as const, id, method } : { jsonrpc: '2.0' as const, id, method, params };
+      sink.send(message);
+    });
+  }
+
+  /** Routes a client's response to the server request waiting for it; false when none is. */
+  resolveResponse(response: JsonRpcResponse): boolean {
+    const waiting = response.id === null ? undefined : this.pending.get(response.id);
+    if (!waiting) return false;
+    if (isFailure(response)) {
+      waiting.reject(
+        new GatewayError(ErrorCode.ExecutionError, `Client answered with error: ${response.error.message}`, {
+          data: { clientError: response.error },
+        }),
+      );
+    } else {
+      waiting.resolve(response.result);
+    }
+    return true;
+  }
+
+  /** Returns the function that removes the listener again (streams come and go). */
+  onClose(listener: () => void): () => void {
+    this.closeListeners.push(listener);
+    return () => {
+      const index = this.closeListeners.indexOf(listener);
+      if (index !== -1) this.closeListeners.splice(index, 1);
+    };
+  }
+
+  get closeListenerCount(): number {
+    return this.closeListeners.length;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.abortInflight('Session closed');
+    this.inflight.clear();
+    for (const waiting of [...this.pending.values()]) {
+      waiting.reject(new GatewayError(ErrorCode.ExecutionError, 'Session closed'));
+    }
+    this.standalone = undefined;
+    for (const listener of this.closeListeners.splice(0)) listener();
+  }
+}
+
+function requestKey(id: JsonRpcId): string {
+  return typeof id === 'number' ? `n:${id}` : `s:${id}`;
+}

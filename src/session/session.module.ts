@@ -1,0 +1,6 @@
+import { Global, Module } from '@nestjs/common';
+import { SessionRegistry } from './session.registry';
+
+@Global()
+@Module({ providers: [SessionRegistry], exports: [SessionRegistry] })
+export class SessionModule {}

@@ -1,0 +1,13 @@
+import { Request } from 'express';
+
+export const SESSION_HEADER = 'mcp-session-id';
+export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
+
+export function headerValue(req: Request, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function acceptsEventStream(req: Request): boolean {
+  return (req.headers.accept ?? '').includes('text/event-stream');
+}

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { Request, Response } from 'express';
+import { isSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../../json-rpc/protocol-version';
+import { McpSession, SessionTransport } from '../../session/mcp-session';
+import { SessionRegistry } from '../../session/session.registry';
+import { headerValue, PROTOCOL_VERSION_HEADER, SESSION_HEADER } from './http-headers';
+import { sendHttpError } from './http-reply';
+
+/**
+ * The Streamable HTTP header rules, in one place: MCP-Protocol-Version must be
+ * a supported revision (400), a session id is required after initialize (400)
+ * and must name a live session of the right transport (404).
+ */
+@Injectable()
+export class HttpSessionLookup {
+  constructor(private readonly sessions: SessionRegistry) {}
+
+  /** False (and the 400 written) when the version header names an unsupported revision. */
+  checkProtocolVersion(req: Request, res: Response): boolean {
+    const version = headerValue(req, PROTOCOL_VERSION_HEADER);
+    if (version === undefined || isSupportedVersion(version)) return true;
+    sendHttpError(
+      res,
+      400,
+      `Bad Request: unsupported MCP-Protocol-Version "${version}" (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+    );
+    return false;
+  }
+
+  /** The session named by the request, or undefined with 400/404 already written. */
+  require(
+    req: Request,
+    res: Response,
+    transport: SessionTransport,
+    sessionId = headerValue(req, SESSION_HEADER),
+  ): McpSession | undefined {
+    if (!sessionId) {
+      sendHttpError(res, 400, 'Bad Request: Mcp-Session-Id header is required after initialize');
+      return undefined;
+    }
+    const session = this.sessions.get(sessionId);
+    if (!session || session.transport !== transport) {
+      sendHttpError(res, 404, `Session not found: ${sessionId} (it expired or was deleted; initialize again)`);
+      return undefined;
+    }
+    session.touch();
+    return session;
+  }
+}

@@ -1,0 +1,24 @@
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { HttpSessionLookup } from './http-session.lookup';
+import { LegacySseController } from './legacy-sse.controller';
+import { OriginMiddleware } from './origin.middleware';
+import { RawBodyMiddleware } from './raw-body.middleware';
+import { SseHub } from './sse.hub';
+import { StreamableHttpController } from './streamable-http.controller';
+
+/** MCP over HTTP: Streamable HTTP on /mcp and the legacy HTTP+SSE pair. */
+@Module({
+  controllers: [StreamableHttpController, LegacySseController],
+  providers: [HttpSessionLookup, SseHub, OriginMiddleware, RawBodyMiddleware],
+  exports: [SseHub],
+})
+export class HttpTransportModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(OriginMiddleware)
+      .forRoutes(StreamableHttpController, LegacySseController);
+    consumer
+      .apply(RawBodyMiddleware)
+      .forRoutes({ path: 'mcp', method: RequestMethod.POST }, { path: 'messages', method: RequestMethod.POST });
+  }
+}

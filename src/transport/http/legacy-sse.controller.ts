@@ -1,0 +1,65 @@
+import { Controller, Get, Logger, Post, Query, Req, Res } from '@nestjs/common';
+import { Request, Response } from 'express';
+import { JsonRpcDispatcher } from '../../json-rpc/json-rpc.dispatcher';
+import { JsonRpcErrorMapper } from '../../json-rpc/json-rpc-error.mapper';
+import { parseFrame } from '../../json-rpc/json-rpc.parser';
+import { SessionRegistry } from '../../session/session.registry';
+import { resolveHttpClientId } from './http-client-id';
+import { sendHttpError, sendJson } from './http-reply';
+import { HttpSessionLookup } from './http-session.lookup';
+import { SseHub } from './sse.hub';
+
+export const LEGACY_MESSAGES_PATH = '/messages';
+
+/**
+ * The 2024-11-05 HTTP+SSE transport for old clients: GET /sse opens the
+ * session's stream and names the POST endpoint; every answer rides the stream.
+ */
+@Controller()
+export class LegacySseController {
+  private readonly logger = new Logger(LegacySseController.name);
+
+  constructor(
+    private readonly dispatcher: JsonRpcDispatcher,
+    private readonly sessions: SessionRegistry,
+    private readonly lookup: HttpSessionLookup,
+    private readonly hub: SseHub,
+    private readonly errors: JsonRpcErrorMapper,
+  ) {}
+
+  @Get('sse')
+  open(@Req() req: Request, @Res() res: Response): void {
+    let clientId: string;
+    try {
+      clientId = resolveHttpClientId(req);
+    } catch (err) {
+      const error = this.errors.toErrorObject(err);
+      return sendHttpError(res, 400, error.message, error.code);
+    }
+    const session = this.sessions.create('legacy-sse', clientId);
+    const stream = this.hub.open(res);
+    session.attachStandalone(stream);
+    // The stream is the session: when either ends, both do.
+    const unsubscribe = session.onClose(() => stream.close());
+    stream.onClose(() => {
+      unsubscribe();
+      this.sessions.remove(session.id);
+    });
+    stream.sendEvent('endpoint', `${LEGACY_MESSAGES_PATH}?sessionId=${encodeURIComponent(session.id)}`);
+  }
+
+  @Post('messages')
+  receive(@Req() req: Request, @Res() res: Response, @Query('sessionId') sessionId?: string): void {
+    const session = this.lookup.require(req, res, 'legacy-sse', sessionId);
+    if (!session) return;
+    const frame = parseFrame(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+    if (frame.kind === 'unparseable') return sendJson(res, 400, frame.response);
+    res.status(202).set('Content-Type', 'text/plain').send('Accepted');
+    void this.dispatcher
+      .dispatchParsed(frame, { session })
+      .then((result) => {
+        if (result !== undefined) session.sendOnStream(result);
+      })
+      .catch((err: unknown) => this.logger.error({ msg: 'legacy dispatch failed', error: String(err) }));
+  }
+}

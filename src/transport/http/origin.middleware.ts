@@ -1,0 +1,56 @@
+import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
+import { NextFunction, Request, Response } from 'express';
+import { GATEWAY_CONFIG } from '../../config/config.constants';
+import { GatewayConfig } from '../../config/gateway-config';
+import { sendHttpError } from './http-reply';
+
+const LOOPBACK_BINDS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+const LOOPBACK_HOSTNAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * DNS-rebinding defence from the MCP spec: a browser page on a foreign origin
+ * must not reach the gateway, and a loopback-bound gateway only answers to
+ * loopback Host names. Refusals are 403 with a JSON-RPC error body.
+ */
+@Injectable()
+export class OriginMiddleware implements NestMiddleware {
+  private readonly allowedOrigins: Set<string>;
+  private readonly anyOrigin: boolean;
+  private readonly checkHost: boolean;
+  private readonly allowedHosts: Set<string>;
+
+  constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+    this.allowedOrigins = new Set(config.http.cors.allowed_origins);
+    this.anyOrigin = this.allowedOrigins.has('*');
+    this.checkHost = LOOPBACK_BINDS.has(config.http.host);
+    this.allowedHosts = new Set(config.http.allowed_hosts.map((h) => h.toLowerCase()));
+  }
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    const origin = req.headers.origin;
+    const host = (req.headers.host ?? '').toLowerCase();
+    if (this.checkHost && !this.isAllowedHost(host)) {
+      return sendHttpError(res, 403, `Forbidden: Host "${host}" is not allowed for a loopback-bound gateway`);
+    }
+    if (origin !== undefined && !this.isAllowedOrigin(origin, host)) {
+      return sendHttpError(res, 403, `Forbidden: Origin "${origin}" is not allowed (http.cors.allowed_origins)`);
+    }
+    next();
+  }
+
+  isAllowedOrigin(origin: string, host: string): boolean {
+    if (this.anyOrigin || this.allowedOrigins.has(origin)) return true;
+    try {
+      // Same-origin requests from a page the gateway itself served are fine.
+      return new URL(origin).host.toLowerCase() === host;
+    } catch {
+      return false;
+    }
+  }
+
+  private isAllowedHost(host: string): boolean {
+    if (this.allowedHosts.has(host)) return true;
+    const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
+    return LOOPBACK_HOSTNAMES.has(hostname) || this.allowedHosts.has(hostname);
+  }
+}

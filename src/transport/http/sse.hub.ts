@@ -1,0 +1,29 @@
+import { Inject, Injectable, BeforeApplicationShutdown } from '@nestjs/common';
+import { Response } from 'express';
+import { GATEWAY_CONFIG } from '../../config/config.constants';
+import { GatewayConfig } from '../../config/gateway-config';
+import { SseStream } from './sse-stream';
+
+/** Opens SSE streams and knows which are open, so shutdown can end them all. */
+@Injectable()
+export class SseHub implements BeforeApplicationShutdown {
+  private readonly streams = new Set<SseStream>();
+
+  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
+
+  open(res: Response, headers?: Record<string, string>): SseStream {
+    const stream = new SseStream(res, this.config.http.sse.keepalive_seconds * 1000, headers);
+    this.streams.add(stream);
+    stream.onClose(() => this.streams.delete(stream));
+    return stream;
+  }
+
+  get openCount(): number {
+    return this.streams.size;
+  }
+
+  /** Open streams would keep the HTTP server from closing, so they end first. */
+  beforeApplicationShutdown(): void {
+    for (const stream of [...this.streams]) stream.close();
+  }
+}
