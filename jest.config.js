@@ -31,4 +31,5 @@ module.exports = {
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
   testTimeout: 30000,
+  globalSetup: '<rootDir>/test/global-setup.ts',
 };

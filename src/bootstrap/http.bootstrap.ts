@@ -2,7 +2,7 @@ import { INestApplication, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { readFileSync } from 'node:fs';
-import { AddressInfo } from 'node:net';
+import { AddressInfo, Server } from 'node:net';
 import { AppModule, AppModuleOptions } from '../app.module';
 import { GatewayConfig } from '../config/gateway-config';
 import { OriginMiddleware } from '../transport/http/origin.middleware';
@@ -14,7 +14,9 @@ export interface HttpGatewayOptions {
 }
 
 /** Builds the HTTP gateway without listening (tests listen on port 0 themselves). */
-export async function createHttpGateway(options: HttpGatewayOptions): Promise<NestExpressApplication> {
+export async function createHttpGateway(
+  options: HttpGatewayOptions,
+): Promise<NestExpressApplication> {
   const { config } = options;
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot({ transport: 'http', config, extraModules: options.extraModules }),
@@ -23,7 +25,10 @@ export async function createHttpGateway(options: HttpGatewayOptions): Promise<Ne
       bodyParser: false,
       logger: options.logger,
       httpsOptions: config.http.tls.enabled
-        ? { cert: readFileSync(config.http.tls.cert_file ?? ''), key: readFileSync(config.http.tls.key_file ?? '') }
+        ? {
+            cert: readFileSync(config.http.tls.cert_file ?? ''),
+            key: readFileSync(config.http.tls.key_file ?? ''),
+          }
         : undefined,
     },
   );
@@ -51,7 +56,11 @@ function enableCors(app: INestApplication, config: GatewayConfig): void {
 }
 
 /** Starts listening; resolves with the bound address (port 0 picks a free port). */
-export async function listenHttpGateway(app: INestApplication, config: GatewayConfig): Promise<AddressInfo> {
+export async function listenHttpGateway(
+  app: INestApplication,
+  config: GatewayConfig,
+): Promise<AddressInfo> {
   await app.listen(config.http.port, config.http.host);
-  return app.getHttpServer().address() as AddressInfo;
+  const server = app.getHttpServer() as Server;
+  return server.address() as AddressInfo;
 }

@@ -16,7 +16,11 @@ export interface StdioGatewayOptions {
  */
 export async function runStdioGateway(options: StdioGatewayOptions): Promise<void> {
   const app: INestApplicationContext = await NestFactory.createApplicationContext(
-    AppModule.forRoot({ transport: 'stdio', config: options.config, extraModules: options.extraModules }),
+    AppModule.forRoot({
+      transport: 'stdio',
+      config: options.config,
+      extraModules: options.extraModules,
+    }),
     { logger: options.logger },
   );
   const transport = app.get(StdioTransport);

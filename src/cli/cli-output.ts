@@ -18,6 +18,14 @@ export function formatTable(headers: string[], rows: string[][], maxWidth = 60):
   };
   const cells = [headers, ...rows].map((row) => row.map(clip));
   const widths = headers.map((_, col) => Math.max(...cells.map((row) => (row[col] ?? '').length)));
-  const line = (row: string[]) => row.map((cell, col) => cell.padEnd(widths[col])).join('  ').trimEnd();
-  return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+  const line = (row: string[]) =>
+    row
+      .map((cell, col) => cell.padEnd(widths[col]))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(cells[0]),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...cells.slice(1).map(line),
+  ].join('\n');
 }

@@ -1,4 +1,8 @@
-import { DeepPartial, loadGatewayConfigWithSource, LoadedGatewayConfig } from '../config/config.loader';
+import {
+  DeepPartial,
+  loadGatewayConfigWithSource,
+  LoadedGatewayConfig,
+} from '../config/config.loader';
 import { GatewayConfig, LogLevel, TransportKind } from '../config/gateway-config';
 
 export interface StartFlags {

@@ -9,7 +9,10 @@ export function registerConfigCommands(parent: Command): void {
   config
     .command('validate')
     .description('Validate the configuration (file, MCP_SERVER_* environment) and print a summary')
-    .option('--config <path>', 'config file (default config/mcp-server.yaml, or $MCP_SERVER_CONFIG)')
+    .option(
+      '--config <path>',
+      'config file (default config/mcp-server.yaml, or $MCP_SERVER_CONFIG)',
+    )
     .action((flags: { config?: string }) => {
       try {
         const { config: cfg, source } = loadGatewayConfigWithSource({ configPath: flags.config });

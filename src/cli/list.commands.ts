@@ -35,15 +35,20 @@ export function registerListCommands(parent: Command): void {
 }
 
 async function listTools(configPath?: string): Promise<void> {
-  const outcome = await listThroughGateway<ListedTool>(loadConfig(configPath), 'tools/list', 'tools');
-  if (outcome.kind === 'unsupported') return printLine('No tools: this gateway build serves no tools/list yet.');
+  const outcome = await listThroughGateway<ListedTool>(
+    loadConfig(configPath),
+    'tools/list',
+    'tools',
+  );
+  if (outcome.kind === 'unsupported')
+    return printLine('No tools: this gateway build serves no tools/list yet.');
   printLine(
     formatTable(
       ['NAME', 'DESCRIPTION', 'COST', 'LIMITS'],
       outcome.items.map((tool) => [
         tool.name,
         tool.description ?? '',
-        String(tool._meta?.estimatedCost ?? '-'),
+        JSON.stringify(tool._meta?.estimatedCost ?? '-'),
         tool._meta?.rateLimits === undefined ? '-' : JSON.stringify(tool._meta.rateLimits),
       ]),
     ),
@@ -52,7 +57,11 @@ async function listTools(configPath?: string): Promise<void> {
 }
 
 async function listResources(configPath?: string): Promise<void> {
-  const outcome = await listThroughGateway<ListedResource>(loadConfig(configPath), 'resources/list', 'resources');
+  const outcome = await listThroughGateway<ListedResource>(
+    loadConfig(configPath),
+    'resources/list',
+    'resources',
+  );
   if (outcome.kind === 'unsupported') {
     return printLine('No resources: this gateway build serves no resources/list yet.');
   }

@@ -8,8 +8,12 @@ import { registerStartCommand } from './start.command';
 
 /** `owlclaw mcp-server <command>`: the gateway's command line (seed §9.3). */
 function buildProgram(): Command {
-  const program = new Command('owlclaw').version(GATEWAY_VERSION, '-v, --version').showHelpAfterError();
-  const mcpServer = program.command('mcp-server').description('Run and inspect the OwlClaw MCP gateway');
+  const program = new Command('owlclaw')
+    .version(GATEWAY_VERSION, '-v, --version')
+    .showHelpAfterError();
+  const mcpServer = program
+    .command('mcp-server')
+    .description('Run and inspect the OwlClaw MCP gateway');
   registerStartCommand(mcpServer);
   registerConfigCommands(mcpServer);
   registerListCommands(mcpServer);

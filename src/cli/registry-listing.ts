@@ -9,7 +9,8 @@ import { LATEST_PROTOCOL_VERSION } from '../json-rpc/protocol-version';
 import { GatewayLogger } from '../logging/gateway-logger';
 import { SessionRegistry } from '../session/session.registry';
 
-export type ListOutcome<T> = { kind: 'items'; items: T[] } | { kind: 'unsupported'; method: string };
+export type ListOutcome<T> =
+  { kind: 'items'; items: T[] } | { kind: 'unsupported'; method: string };
 
 /**
  * Lists what a client would see, by asking the gateway itself: the listing
@@ -41,7 +42,8 @@ export async function listThroughGateway<T>(
         { session },
       )) as JsonRpcResponse;
       if (isFailure(response)) {
-        if (response.error.code === ErrorCode.MethodNotFound) return { kind: 'unsupported', method };
+        if (response.error.code === Number(ErrorCode.MethodNotFound))
+          return { kind: 'unsupported', method };
         throw new Error(`${method} failed: ${response.error.message}`);
       }
       const result = response.result as Record<string, unknown>;

@@ -14,10 +14,18 @@ export function registerStartCommand(parent: Command): void {
   parent
     .command('start')
     .description('Start the gateway (stdio by default, as IDEs and Claude Desktop expect)')
-    .addOption(new Option('--transport <kind>', 'stdio | http (default: config, else stdio)').choices(['stdio', 'http']))
+    .addOption(
+      new Option('--transport <kind>', 'stdio | http (default: config, else stdio)').choices([
+        'stdio',
+        'http',
+      ]),
+    )
     .option('--host <host>', 'HTTP bind address (default 0.0.0.0)')
     .option('--port <port>', 'HTTP port (default 8080)')
-    .option('--config <path>', 'config file (default config/mcp-server.yaml, or $MCP_SERVER_CONFIG)')
+    .option(
+      '--config <path>',
+      'config file (default config/mcp-server.yaml, or $MCP_SERVER_CONFIG)',
+    )
     .option('--skills-dir <path>', 'skills directory (default ./capabilities)')
     .option('--log-level <level>', 'debug | info | warn | error')
     .option('--dev', 'development mode: stack traces in error data')
@@ -35,9 +43,19 @@ async function start(flags: StartFlags): Promise<void> {
   }
   const { config, source, ignoredEnvVars } = loaded;
   const logger = new GatewayLogger(config.logging);
-  logger.log({ msg: 'starting OwlClaw MCP gateway', version: GATEWAY_VERSION, config: summarizeConfig(config, source) }, 'Bootstrap');
+  logger.log(
+    {
+      msg: 'starting OwlClaw MCP gateway',
+      version: GATEWAY_VERSION,
+      config: summarizeConfig(config, source),
+    },
+    'Bootstrap',
+  );
   if (ignoredEnvVars.length > 0) {
-    logger.warn({ msg: 'unknown MCP_SERVER_* variables ignored', variables: ignoredEnvVars }, 'Bootstrap');
+    logger.warn(
+      { msg: 'unknown MCP_SERVER_* variables ignored', variables: ignoredEnvVars },
+      'Bootstrap',
+    );
   }
   if (config.transport === 'stdio') {
     await runStdioGateway({ config, logger });
@@ -47,5 +65,8 @@ async function start(flags: StartFlags): Promise<void> {
   const address = await listenHttpGateway(app, config);
   const scheme = config.http.tls.enabled ? 'https' : 'http';
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  logger.log({ msg: 'listening', url: `${scheme}://${host}:${address.port}/mcp`, port: address.port }, 'Bootstrap');
+  logger.log(
+    { msg: 'listening', url: `${scheme}://${host}:${address.port}/mcp`, port: address.port },
+    'Bootstrap',
+  );
 }

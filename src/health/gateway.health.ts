@@ -18,7 +18,8 @@ export class GatewayHealthIndicator {
     const session = this.indicator.check(key);
     const details = { methods: this.methods.names().length, sessions: this.sessions.size };
     if (this.shutdown.draining) return session.down({ ...details, reason: 'shutting down' });
-    if (details.methods === 0) return session.down({ ...details, reason: 'no MCP methods registered' });
+    if (details.methods === 0)
+      return session.down({ ...details, reason: 'no MCP methods registered' });
     return session.up(details);
   }
 }

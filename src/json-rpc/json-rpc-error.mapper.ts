@@ -43,7 +43,8 @@ export class JsonRpcErrorMapper {
   private fromHttpException(exception: HttpException): JsonRpcErrorObject {
     const code = HTTP_TO_RPC[exception.getStatus()] ?? ErrorCode.InternalError;
     const body = exception.getResponse();
-    const details = typeof body === 'object' && body !== null && 'message' in body ? body.message : undefined;
+    const details =
+      typeof body === 'object' && body !== null && 'message' in body ? body.message : undefined;
     const data: Record<string, unknown> = { retryable: code === ErrorCode.Timeout };
     if (details !== undefined) data.details = details;
     if (code === ErrorCode.GovernanceDenied) data.reason = 'forbidden';
@@ -57,9 +58,19 @@ export class JsonRpcErrorMapper {
   private fromUnknown(exception: unknown, method?: string): JsonRpcErrorObject {
     const incidentId = randomUUID();
     const err = exception instanceof Error ? exception : new Error(String(exception));
-    this.logger.error({ msg: 'unhandled error', incidentId, method, error: err.message, stack: err.stack });
+    this.logger.error({
+      msg: 'unhandled error',
+      incidentId,
+      method,
+      error: err.message,
+      stack: err.stack,
+    });
     const data: Record<string, unknown> = { retryable: true, incident_id: incidentId };
     if (this.config.dev_mode) data.stack = err.stack;
-    return { code: ErrorCode.InternalError, message: `Internal error (incident ${incidentId})`, data };
+    return {
+      code: ErrorCode.InternalError,
+      message: `Internal error (incident ${incidentId})`,
+      data,
+    };
   }
 }

@@ -69,15 +69,23 @@ export class JsonRpcDispatcher {
   }
 
   /** Every element is answered on its own; notifications and responses add nothing. */
-  private async dispatchBatch(entries: InboundEntry[], inbound: InboundContext): Promise<DispatchResult> {
+  private async dispatchBatch(
+    entries: InboundEntry[],
+    inbound: InboundContext,
+  ): Promise<DispatchResult> {
     const version = inbound.session.protocolVersion;
     if (!allowsBatching(version)) {
-      return invalidRequest(null, `JSON-RPC batches are not supported in protocol version ${version}`);
+      return invalidRequest(
+        null,
+        `JSON-RPC batches are not supported in protocol version ${version}`,
+      );
     }
     const results = await Promise.all(
       entries.map((entry) =>
         entry.kind === 'request' && entry.message.method === 'initialize'
-          ? invalidRequest(entry.message.id, 'initialize must not be part of a batch')
+          ? Promise.resolve(
+              invalidRequest(entry.message.id, 'initialize must not be part of a batch'),
+            )
           : this.dispatchEntry(entry, inbound),
       ),
     );
@@ -85,7 +93,10 @@ export class JsonRpcDispatcher {
     return responses.length > 0 ? responses : undefined;
   }
 
-  async dispatchEntry(entry: InboundEntry, inbound: InboundContext): Promise<JsonRpcResponse | undefined> {
+  async dispatchEntry(
+    entry: InboundEntry,
+    inbound: InboundContext,
+  ): Promise<JsonRpcResponse | undefined> {
     switch (entry.kind) {
       case 'invalid':
         this.metrics.recordRejected(entry.response.error.code);
@@ -103,7 +114,10 @@ export class JsonRpcDispatcher {
     }
   }
 
-  private async dispatchRequest(request: JsonRpcRequest, inbound: InboundContext): Promise<JsonRpcResponse | undefined> {
+  private async dispatchRequest(
+    request: JsonRpcRequest,
+    inbound: InboundContext,
+  ): Promise<JsonRpcResponse | undefined> {
     const { session } = inbound;
     const entry = this.registry.get(request.method);
     if (!entry) {
@@ -115,7 +129,10 @@ export class JsonRpcDispatcher {
       await session.handshake;
       if (!session.initialized) {
         this.metrics.recordRejected(ErrorCode.InvalidRequest);
-        return invalidRequest(request.id, `session is not initialized: send initialize before ${request.method}`);
+        return invalidRequest(
+          request.id,
+          `session is not initialized: send initialize before ${request.method}`,
+        );
       }
     }
     const work = this.invoke(entry, request, inbound);
@@ -133,7 +150,10 @@ export class JsonRpcDispatcher {
     try {
       const context = this.createContext(request, inbound, controller.signal);
       // An abort answers at once even if the handler ignores its signal.
-      const result = await untilAborted(entry.invoke(request.params ?? {}, context), controller.signal);
+      const result = await untilAborted(
+        entry.invoke(request.params ?? {}, context),
+        controller.signal,
+      );
       if (result instanceof RpcErrorReply) {
         return failure(request.id, result.error.code, result.error.message, result.error.data);
       }
@@ -148,16 +168,25 @@ export class JsonRpcDispatcher {
     }
   }
 
-  private async dispatchNotification(notification: JsonRpcNotification, inbound: InboundContext): Promise<void> {
+  private async dispatchNotification(
+    notification: JsonRpcNotification,
+    inbound: InboundContext,
+  ): Promise<void> {
     const entry = this.registry.get(notification.method);
     if (!entry) {
       this.logger.debug({ msg: 'notification ignored', method: notification.method });
       return;
     }
     const context = this.createContext(notification, inbound, new AbortController().signal);
-    const result = await entry.invoke(notification.params ?? {}, context).catch((err: unknown) => err);
+    const result = await entry
+      .invoke(notification.params ?? {}, context)
+      .catch((err: unknown) => err);
     if (result instanceof RpcErrorReply || result instanceof Error) {
-      this.logger.warn({ msg: 'notification failed', method: notification.method, error: describe(result) });
+      this.logger.warn({
+        msg: 'notification failed',
+        method: notification.method,
+        error: describe(result),
+      });
     }
   }
 
@@ -187,7 +216,8 @@ export class JsonRpcDispatcher {
         session.request(method, params, { via: sink, signal, timeoutMs }),
       log: (level: LoggingLevel, data: unknown, logger?: string) => {
         if (!isAtOrAbove(level, session.logLevel ?? DEFAULT_LOG_THRESHOLD)) return false;
-        const params: JsonRpcParams = logger === undefined ? { level, data } : { level, logger, data };
+        const params: JsonRpcParams =
+          logger === undefined ? { level, data } : { level, logger, data };
         return session.notify('notifications/message', params, sink);
       },
     };
@@ -205,9 +235,15 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 
 function readMeta(params: JsonRpcParams | undefined): Record<string, unknown> {
   const meta = params?._meta;
-  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {};
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta)
+    ? (meta as Record<string, unknown>)
+    : {};
 }
 
 function describe(value: unknown): unknown {
-  return value instanceof RpcErrorReply ? value.error : value instanceof Error ? value.message : value;
+  return value instanceof RpcErrorReply
+    ? value.error
+    : value instanceof Error
+      ? value.message
+      : value;
 }

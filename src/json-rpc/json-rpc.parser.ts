@@ -83,7 +83,10 @@ function validateCall(
   if (params !== undefined && !isPlainObject(params)) {
     return invalid(id, 'params must be an object when present');
   }
-  const base = params === undefined ? { jsonrpc: '2.0' as const, method } : { jsonrpc: '2.0' as const, method, params };
+  const base =
+    params === undefined
+      ? { jsonrpc: '2.0' as const, method }
+      : { jsonrpc: '2.0' as const, method, params };
   if (hasId && id !== null) {
     return { kind: 'request', message: { ...base, id } };
   }
@@ -98,7 +101,11 @@ function validateResponse(value: Record<string, unknown>, id: JsonRpcId): Inboun
     return { kind: 'response', message: { jsonrpc: '2.0', id, result: value.result } };
   }
   const error = value.error;
-  if (!isPlainObject(error) || typeof error.code !== 'number' || typeof error.message !== 'string') {
+  if (
+    !isPlainObject(error) ||
+    typeof error.code !== 'number' ||
+    typeof error.message !== 'string'
+  ) {
     return invalid(id, 'error must be an object with a numeric code and a string message');
   }
   const errorObject =

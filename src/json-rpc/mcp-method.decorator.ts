@@ -17,6 +17,9 @@ export const McpMethodMarker = DiscoveryService.createDecorator<McpMethodOptions
  * exception filter is bound here so that every MCP method maps errors the
  * same way without a global filter leaking onto HTTP controllers.
  */
-export function McpMethod(name: string, options: Omit<McpMethodOptions, 'name'> = {}): MethodDecorator {
+export function McpMethod(
+  name: string,
+  options: Omit<McpMethodOptions, 'name'> = {},
+): MethodDecorator {
   return applyDecorators(McpMethodMarker({ name, ...options }), UseFilters(JsonRpcExceptionFilter));
 }

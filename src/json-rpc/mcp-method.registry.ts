@@ -54,7 +54,11 @@ export class McpMethodRegistry implements OnApplicationBootstrap {
     return [...this.methods.keys()];
   }
 
-  private register(wrapper: InstanceWrapper, instance: Record<string, unknown>, methodName: string): void {
+  private register(
+    wrapper: InstanceWrapper,
+    instance: Record<string, unknown>,
+    methodName: string,
+  ): void {
     const callback = instance[methodName];
     if (typeof callback !== 'function') return;
     const options = this.discovery.getMetadataByDecorator(McpMethodMarker, wrapper, methodName);
@@ -62,7 +66,9 @@ export class McpMethodRegistry implements OnApplicationBootstrap {
     const origin = `${instance.constructor.name}.${methodName}`;
     const existing = this.methods.get(options.name);
     if (existing) {
-      throw new Error(`Duplicate MCP method "${options.name}": declared by ${existing.origin} and ${origin}`);
+      throw new Error(
+        `Duplicate MCP method "${options.name}": declared by ${existing.origin} and ${origin}`,
+      );
     }
     const invoke = this.contextCreator.create(
       instance,

@@ -1,5 +1,10 @@
 /** MCP revisions this gateway speaks, newest first. */
-export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+export const SUPPORTED_PROTOCOL_VERSIONS = [
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+] as const;
 export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
 
 export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSIONS[0];
@@ -11,7 +16,10 @@ export const DEFAULT_HTTP_PROTOCOL_VERSION: ProtocolVersion = '2025-03-26';
 const ALIASES: Record<string, ProtocolVersion> = { '1.0': '2024-11-05' };
 
 export function isSupportedVersion(version: unknown): version is ProtocolVersion {
-  return typeof version === 'string' && (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version);
+  return (
+    typeof version === 'string' &&
+    (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)
+  );
 }
 
 /** The spec's rule: echo a supported request, otherwise answer with our latest. */

@@ -1,5 +1,12 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsObject, IsOptional, IsString, MinLength, ValidateNested } from 'class-validator';
+import {
+  IsDefined,
+  IsObject,
+  IsOptional,
+  IsString,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 
 export class ClientInfoDto {
   @IsString()

@@ -24,7 +24,10 @@ export class LifecycleMethods {
   ) {}
 
   @McpMethod('initialize', { beforeInitialize: true })
-  initialize(@McpParams(rpcValidationPipe) params: InitializeParamsDto, @McpContext() ctx: McpRequestContext) {
+  initialize(
+    @McpParams(rpcValidationPipe) params: InitializeParamsDto,
+    @McpContext() ctx: McpRequestContext,
+  ) {
     const { session } = ctx;
     if (session.initialized) {
       throw GatewayError.invalidRequest('session is already initialized');
@@ -46,7 +49,11 @@ export class LifecycleMethods {
     return {
       protocolVersion,
       capabilities: this.capabilities.snapshot(),
-      serverInfo: { name: this.config.server.name, title: 'OwlClaw MCP Gateway', version: GATEWAY_VERSION },
+      serverInfo: {
+        name: this.config.server.name,
+        title: 'OwlClaw MCP Gateway',
+        version: GATEWAY_VERSION,
+      },
       instructions: this.config.server.instructions,
     };
   }
@@ -62,7 +69,10 @@ export class LifecycleMethods {
   }
 
   @McpMethod('logging/setLevel')
-  setLevel(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext): Record<string, never> {
+  setLevel(
+    @McpParams() params: JsonRpcParams,
+    @McpContext() ctx: McpRequestContext,
+  ): Record<string, never> {
     if (!isLoggingLevel(params.level)) {
       throw GatewayError.invalidParams(`level must be one of ${LOGGING_LEVELS.join(', ')}`, {
         field: 'level',
@@ -77,7 +87,10 @@ export class LifecycleMethods {
   cancelled(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext): void {
     const { requestId, reason } = params;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    const found = ctx.session.cancelRequest(requestId, typeof reason === 'string' ? reason : 'cancelled by client');
+    const found = ctx.session.cancelRequest(
+      requestId,
+      typeof reason === 'string' ? reason : 'cancelled by client',
+    );
     this.logger.debug({ msg: 'cancel', sessionId: ctx.session.id, requestId, found });
   }
 }

@@ -7,7 +7,9 @@ interface PackageManifest {
 }
 
 /** package.json sits two levels above both src/lifecycle and dist/lifecycle. */
-const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as PackageManifest;
+const manifest = JSON.parse(
+  readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'),
+) as PackageManifest;
 
 export const GATEWAY_VERSION = manifest.version;
 export const GATEWAY_PACKAGE_NAME = manifest.name;

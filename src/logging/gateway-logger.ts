@@ -11,7 +11,10 @@ type Level = 'debug' | 'info' | 'warn' | 'error' | 'trace';
 export class GatewayLogger implements LoggerService {
   private readonly pino: Pino;
 
-  constructor(config: Pick<LoggingConfig, 'level' | 'format'>, destination: pino.DestinationStream = pino.destination({ dest: 2, sync: true })) {
+  constructor(
+    config: Pick<LoggingConfig, 'level' | 'format'>,
+    destination: pino.DestinationStream = pino.destination({ dest: 2, sync: true }),
+  ) {
     const transportless = config.format === 'pretty' ? prettyStream(destination) : destination;
     this.pino = pino(
       { level: config.level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime },
@@ -41,8 +44,11 @@ export class GatewayLogger implements LoggerService {
   /** Nest passes the context (a class name) as the last string argument. */
   private write(level: Level, message: unknown, rest: unknown[]): void {
     if (!this.pino.isLevelEnabled(level)) return;
-    const context = typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
-    const extra = rest.filter((value, index) => !(index === rest.length - 1 && typeof value === 'string'));
+    const context =
+      typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
+    const extra = rest.filter(
+      (value, index) => !(index === rest.length - 1 && typeof value === 'string'),
+    );
     const fields: Record<string, unknown> = context ? { context } : {};
     if (extra.length > 0) fields.details = extra;
     if (message instanceof Error) {
@@ -61,10 +67,15 @@ function prettyStream(destination: pino.DestinationStream): pino.DestinationStre
   return {
     write(line: string) {
       const entry = JSON.parse(line) as Record<string, unknown>;
-      const { level, time, msg, context, pid: _pid, ...rest } = entry;
+      const { level, time, msg, context, ...rest } = entry;
+      delete rest.pid;
       const label = pino.levels.labels[level as number]?.toUpperCase() ?? String(level);
       const tail = Object.keys(rest).length > 0 ? ` ${JSON.stringify(rest)}` : '';
-      destination.write(`${String(time)} ${label} [${String(context ?? '-')}] ${String(msg ?? '')}${tail}\n`);
+      destination.write(`${text(time)} ${label} [${text(context) || '-'}] ${text(msg)}${tail}\n`);
     },
   };
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }

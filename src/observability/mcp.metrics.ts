@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { MCP_REQUEST_DURATION_SECONDS, MCP_REQUESTS_TOTAL, MCP_SESSIONS_ACTIVE } from './metrics.constants';
+import {
+  MCP_REQUEST_DURATION_SECONDS,
+  MCP_REQUESTS_TOTAL,
+  MCP_SESSIONS_ACTIVE,
+} from './metrics.constants';
 import { outcomeOfCode, RequestOutcome } from './outcome';
 
 /** Label used for requests rejected before a method was resolved (keeps cardinality bounded). */

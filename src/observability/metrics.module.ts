@@ -8,7 +8,11 @@ import {
 } from '@willsoto/nestjs-prometheus';
 import { McpMetrics } from './mcp.metrics';
 import { MetricsInterceptor } from './metrics.interceptor';
-import { MCP_REQUEST_DURATION_SECONDS, MCP_REQUESTS_TOTAL, MCP_SESSIONS_ACTIVE } from './metrics.constants';
+import {
+  MCP_REQUEST_DURATION_SECONDS,
+  MCP_REQUESTS_TOTAL,
+  MCP_SESSIONS_ACTIVE,
+} from './metrics.constants';
 
 @Global()
 @Module({

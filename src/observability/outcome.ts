@@ -11,7 +11,7 @@ export type RequestOutcome =
   | 'internal_error';
 
 export function outcomeOfCode(code: number): RequestOutcome {
-  if (code === ErrorCode.Timeout) return 'timeout';
+  if (code === Number(ErrorCode.Timeout)) return 'timeout';
   switch (ERROR_CATEGORY[code as ErrorCode]) {
     case 'protocol':
       return 'protocol_error';

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
 import { RequestCancelledError } from '../errors/request-cancelled.error';
-import { JsonRpcId, JsonRpcMessage, JsonRpcParams, JsonRpcResponse, isFailure } from '../json-rpc/json-rpc.types';
+import {
+  JsonRpcId,
+  JsonRpcMessage,
+  JsonRpcParams,
+  JsonRpcResponse,
+  isFailure,
+} from '../json-rpc/json-rpc.types';
 import { LoggingLevel } from './logging-level';
 import { MessageSink } from './message-sink';
 
@@ -108,7 +114,9 @@ export class McpSession {
   notify(method: string, params?: JsonRpcParams, via?: MessageSink): boolean {
     const sink = via?.open ? via : this.standalone;
     if (!sink?.open || this.closed) return false;
-    sink.send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+    sink.send(
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params },
+    );
     return true;
   }
 
@@ -121,7 +129,10 @@ export class McpSession {
     const sink = options.via?.open ? options.via : this.standalone;
     if (!sink?.open || this.closed) {
       return Promise.reject(
-        new GatewayError(ErrorCode.ExecutionError, `No open stream to send ${method} to the client`),
+        new GatewayError(
+          ErrorCode.ExecutionError,
+          `No open stream to send ${method} to the client`,
+        ),
       );
     }
     const id = `srv-${++this.nextOutboundId}`;
@@ -130,7 +141,8 @@ export class McpSession {
         () => settle(() => reject(new GatewayError(ErrorCode.Timeout, `${method} timed out`))),
         options.timeoutMs,
       );
-      const onAbort = () => settle(() => reject(new GatewayError(ErrorCode.ExecutionError, `${method} aborted`)));
+      const onAbort = () =>
+        settle(() => reject(new GatewayError(ErrorCode.ExecutionError, `${method} aborted`)));
       const cleanup = () => {
         clearTimeout(timer);
         options.signal?.removeEventListener('abort', onAbort);
@@ -146,7 +158,10 @@ export class McpSession {
         reject: (e) => settle(() => reject(e)),
         cleanup,
       });
-      const message = params === undefined ? { jsonrpc: '2.0' as const, id, method } : { jsonrpc: '2.0' as const, id, method, params };
+      const message =
+        params === undefined
+          ? { jsonrpc: '2.0' as const, id, method }
+          : { jsonrpc: '2.0' as const, id, method, params };
       sink.send(message);
     });
   }
@@ -157,9 +172,13 @@ export class McpSession {
     if (!waiting) return false;
     if (isFailure(response)) {
       waiting.reject(
-        new GatewayError(ErrorCode.ExecutionError, `Client answered with error: ${response.error.message}`, {
-          data: { clientError: response.error },
-        }),
+        new GatewayError(
+          ErrorCode.ExecutionError,
+          `Client answered with error: ${response.error.message}`,
+          {
+            data: { clientError: response.error },
+          },
+        ),
       );
     } else {
       waiting.resolve(response.result);

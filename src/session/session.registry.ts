@@ -81,7 +81,11 @@ export class SessionRegistry implements OnModuleInit, OnApplicationShutdown {
     for (const session of [...this.sessions.values()]) {
       if (session.transport === 'stdio' || session.busy) continue;
       if (now - session.lastActivity >= ttlMs) {
-        this.logger.log({ msg: 'session expired', sessionId: session.id, clientId: session.clientId });
+        this.logger.log({
+          msg: 'session expired',
+          sessionId: session.id,
+          clientId: session.clientId,
+        });
         this.remove(session.id);
         expired++;
       }

@@ -9,6 +9,11 @@ export function sendJson(res: Response, status: number, body: unknown): void {
 }
 
 /** An HTTP-level refusal that still carries a JSON-RPC error body (clients parse either). */
-export function sendHttpError(res: Response, status: number, message: string, code: number = ErrorCode.InvalidRequest): void {
+export function sendHttpError(
+  res: Response,
+  status: number,
+  message: string,
+  code: number = ErrorCode.InvalidRequest,
+): void {
   sendJson(res, status, failure(null, code, message, { retryable: false, http_status: status }));
 }

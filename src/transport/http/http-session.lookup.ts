@@ -40,7 +40,11 @@ export class HttpSessionLookup {
     }
     const session = this.sessions.get(sessionId);
     if (!session || session.transport !== transport) {
-      sendHttpError(res, 404, `Session not found: ${sessionId} (it expired or was deleted; initialize again)`);
+      sendHttpError(
+        res,
+        404,
+        `Session not found: ${sessionId} (it expired or was deleted; initialize again)`,
+      );
       return undefined;
     }
     session.touch();

@@ -14,11 +14,12 @@ import { StreamableHttpController } from './streamable-http.controller';
 })
 export class HttpTransportModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer
-      .apply(OriginMiddleware)
-      .forRoutes(StreamableHttpController, LegacySseController);
+    consumer.apply(OriginMiddleware).forRoutes(StreamableHttpController, LegacySseController);
     consumer
       .apply(RawBodyMiddleware)
-      .forRoutes({ path: 'mcp', method: RequestMethod.POST }, { path: 'messages', method: RequestMethod.POST });
+      .forRoutes(
+        { path: 'mcp', method: RequestMethod.POST },
+        { path: 'messages', method: RequestMethod.POST },
+      );
   }
 }

@@ -45,7 +45,10 @@ export class LegacySseController {
       unsubscribe();
       this.sessions.remove(session.id);
     });
-    stream.sendEvent('endpoint', `${LEGACY_MESSAGES_PATH}?sessionId=${encodeURIComponent(session.id)}`);
+    stream.sendEvent(
+      'endpoint',
+      `${LEGACY_MESSAGES_PATH}?sessionId=${encodeURIComponent(session.id)}`,
+    );
   }
 
   @Post('messages')
@@ -60,6 +63,8 @@ export class LegacySseController {
       .then((result) => {
         if (result !== undefined) session.sendOnStream(result);
       })
-      .catch((err: unknown) => this.logger.error({ msg: 'legacy dispatch failed', error: String(err) }));
+      .catch((err: unknown) =>
+        this.logger.error({ msg: 'legacy dispatch failed', error: String(err) }),
+      );
   }
 }

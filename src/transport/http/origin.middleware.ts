@@ -15,13 +15,11 @@ const LOOPBACK_HOSTNAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 @Injectable()
 export class OriginMiddleware implements NestMiddleware {
   private readonly allowedOrigins: Set<string>;
-  private readonly anyOrigin: boolean;
   private readonly checkHost: boolean;
   private readonly allowedHosts: Set<string>;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     this.allowedOrigins = new Set(config.http.cors.allowed_origins);
-    this.anyOrigin = this.allowedOrigins.has('*');
     this.checkHost = LOOPBACK_BINDS.has(config.http.host);
     this.allowedHosts = new Set(config.http.allowed_hosts.map((h) => h.toLowerCase()));
   }
@@ -30,16 +28,24 @@ export class OriginMiddleware implements NestMiddleware {
     const origin = req.headers.origin;
     const host = (req.headers.host ?? '').toLowerCase();
     if (this.checkHost && !this.isAllowedHost(host)) {
-      return sendHttpError(res, 403, `Forbidden: Host "${host}" is not allowed for a loopback-bound gateway`);
+      return sendHttpError(
+        res,
+        403,
+        `Forbidden: Host "${host}" is not allowed for a loopback-bound gateway`,
+      );
     }
     if (origin !== undefined && !this.isAllowedOrigin(origin, host)) {
-      return sendHttpError(res, 403, `Forbidden: Origin "${origin}" is not allowed (http.cors.allowed_origins)`);
+      return sendHttpError(
+        res,
+        403,
+        `Forbidden: Origin "${origin}" is not allowed (http.cors.allowed_origins)`,
+      );
     }
     next();
   }
 
   isAllowedOrigin(origin: string, host: string): boolean {
-    if (this.anyOrigin || this.allowedOrigins.has(origin)) return true;
+    if (this.allowedOrigins.has(origin)) return true;
     try {
       // Same-origin requests from a page the gateway itself served are fine.
       return new URL(origin).host.toLowerCase() === host;
@@ -50,7 +56,9 @@ export class OriginMiddleware implements NestMiddleware {
 
   private isAllowedHost(host: string): boolean {
     if (this.allowedHosts.has(host)) return true;
-    const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
+    const hostname = host.startsWith('[')
+      ? host.slice(0, host.indexOf(']') + 1)
+      : host.split(':')[0];
     return LOOPBACK_HOSTNAMES.has(hostname) || this.allowedHosts.has(hostname);
   }
 }

@@ -52,7 +52,8 @@ export class PostResponseSink implements MessageSink {
 function headersOf(res: Response): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.getHeaders())) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    if (value !== undefined)
+      headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   return headers;
 }

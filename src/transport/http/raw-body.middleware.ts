@@ -34,7 +34,12 @@ export class RawBodyMiddleware implements NestMiddleware {
           `Request body exceeds http.body_limit_bytes (${this.config.http.body_limit_bytes} bytes)`,
         );
       }
-      return sendHttpError(res, error.status ?? 400, `Could not read request body: ${error.message}`, ErrorCode.ParseError);
+      return sendHttpError(
+        res,
+        error.status ?? 400,
+        `Could not read request body: ${error.message}`,
+        ErrorCode.ParseError,
+      );
     });
   }
 }

@@ -31,7 +31,9 @@ export class StreamableHttpController {
     if (frame.kind === 'unparseable') return sendJson(res, 400, frame.response);
 
     const initializing = isInitialize(frame);
-    const session = initializing ? this.openSession(req, res) : this.lookup.require(req, res, 'streamable-http');
+    const session = initializing
+      ? this.openSession(req, res)
+      : this.lookup.require(req, res, 'streamable-http');
     if (!session) return;
     if (initializing) res.setHeader('Mcp-Session-Id', session.id);
 
@@ -58,7 +60,11 @@ export class StreamableHttpController {
 
   /** The seeds' notification stream: same as GET /mcp, the session may also come as ?sessionId=. */
   @Get('sse')
-  seedStream(@Req() req: Request, @Res() res: Response, @Query('sessionId') sessionId?: string): void {
+  seedStream(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Query('sessionId') sessionId?: string,
+  ): void {
     this.openStandaloneStream(req, res, sessionId);
   }
 
@@ -103,7 +109,11 @@ export class StreamableHttpController {
 }
 
 function isInitialize(frame: InboundFrame): boolean {
-  return frame.kind === 'single' && frame.entry.kind === 'request' && frame.entry.message.method === 'initialize';
+  return (
+    frame.kind === 'single' &&
+    frame.entry.kind === 'request' &&
+    frame.entry.message.method === 'initialize'
+  );
 }
 
 function needsAnswer(entry: InboundEntry): boolean {
@@ -114,4 +124,3 @@ function expectsAnswer(frame: InboundFrame): boolean {
   if (frame.kind === 'batch') return frame.entries.some(needsAnswer);
   return frame.kind === 'single' && needsAnswer(frame.entry);
 }
-

@@ -53,7 +53,8 @@ export class LineSplitter {
     } else {
       let line = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
       if (line.length > 0 && line[line.length - 1] === 0x0d) line = line.subarray(0, -1);
-      if (line.length > 0 && line.some((byte) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0d)) this.onLine(line);
+      if (line.length > 0 && line.some((byte) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0d))
+        this.onLine(line);
     }
     this.chunks = [];
     this.buffered = 0;

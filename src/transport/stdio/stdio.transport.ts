@@ -37,7 +37,11 @@ export class StdioTransport {
   ) {}
 
   /** Serves until the input ends or stop() is called; resolves once drained. */
-  run(input: Readable = process.stdin, output: Writable = process.stdout, env = process.env): Promise<void> {
+  run(
+    input: Readable = process.stdin,
+    output: Writable = process.stdout,
+    env = process.env,
+  ): Promise<void> {
     if (this.finished) return this.finished;
     this.input = input;
     const session = this.sessions.create('stdio', env.MCP_CLIENT_ID || DEFAULT_STDIO_CLIENT_ID);
@@ -61,7 +65,9 @@ export class StdioTransport {
     );
     const ended = new Promise<void>((resolve) => {
       this.stopRequested = resolve;
-      input.on('data', (chunk: Buffer | string) => splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+      input.on('data', (chunk: Buffer | string) =>
+        splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk),
+      );
       input.once('end', () => {
         splitter.end();
         resolve();
@@ -89,7 +95,9 @@ export class StdioTransport {
 
   private track(work: Promise<void>): void {
     const tracked = work
-      .catch((err: unknown) => this.logger.error({ msg: 'stdio dispatch failed', error: String(err) }))
+      .catch((err: unknown) =>
+        this.logger.error({ msg: 'stdio dispatch failed', error: String(err) }),
+      )
       .finally(() => this.inflight.delete(tracked));
     this.inflight.add(tracked);
   }
@@ -100,12 +108,21 @@ export class StdioTransport {
     const pending = this.inflight.size;
     this.logger.log({ msg: 'stdio input closed, draining', inflight: pending });
     const settled = Promise.allSettled([...this.inflight]).then(() => true);
-    const inTime = await Promise.race([settled, delay(Math.max(graceMs - ABORT_SETTLE_MS * 2, 0), false, { ref: false })]);
+    const inTime = await Promise.race([
+      settled,
+      delay(Math.max(graceMs - ABORT_SETTLE_MS * 2, 0), false, { ref: false }),
+    ]);
     if (!inTime && this.session) {
-      this.logger.warn({ msg: 'grace period over, aborting in-flight requests', inflight: this.inflight.size });
+      this.logger.warn({
+        msg: 'grace period over, aborting in-flight requests',
+        inflight: this.inflight.size,
+      });
       // Abort handlers so that they answer with an error instead of being cut off silently.
       this.session.abortInflight('server shutting down');
-      await Promise.race([Promise.allSettled([...this.inflight]), delay(ABORT_SETTLE_MS, undefined, { ref: false })]);
+      await Promise.race([
+        Promise.allSettled([...this.inflight]),
+        delay(ABORT_SETTLE_MS, undefined, { ref: false }),
+      ]);
     }
     if (this.session) this.sessions.remove(this.session.id);
   }
