@@ -1,0 +1,120 @@
+import fc from 'fast-check';
+import { ErrorCode } from '../errors/error-code';
+import { parseFrame, validateMessage } from './json-rpc.parser';
+import { InboundEntry, JsonRpcMessage } from './json-rpc.types';
+
+function single(raw: string): InboundEntry {
+  const frame = parseFrame(raw);
+  if (frame.kind !== 'single') throw new Error(`expected a single message, got ${frame.kind}`);
+  return frame.entry;
+}
+
+function invalidCode(entry: InboundEntry): number | undefined {
+  return entry.kind === 'invalid' ? entry.response.error.code : undefined;
+}
+
+describe('parseFrame', () => {
+  it('answers malformed JSON with -32700 and a null id', () => {
+    const frame = parseFrame('{"jsonrpc":"2.0","id":1,');
+    expect(frame.kind).toBe('unparseable');
+    if (frame.kind !== 'unparseable') return;
+    expect(frame.response.id).toBeNull();
+    expect(frame.response.error.code).toBe(ErrorCode.ParseError);
+    expect(frame.response.error.message).toMatch(/^Parse error: /);
+  });
+
+  it('rejects bytes that are not UTF-8 as a parse error', () => {
+    const frame = parseFrame(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]));
+    expect(frame.kind === 'unparseable' && frame.response.error.message).toContain('UTF-8');
+  });
+
+  it('answers an empty batch with one -32600', () => {
+    const frame = parseFrame('[]');
+    expect(frame.kind === 'unparseable' && frame.response.error.code).toBe(
+      ErrorCode.InvalidRequest,
+    );
+  });
+
+  it('classifies requests, notifications and responses', () => {
+    expect(single('{"jsonrpc":"2.0","id":"a","method":"ping"}').kind).toBe('request');
+    expect(single('{"jsonrpc":"2.0","method":"notifications/initialized"}').kind).toBe(
+      'notification',
+    );
+    expect(single('{"jsonrpc":"2.0","id":7,"result":{}}').kind).toBe('response');
+    expect(single('{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"x"}}').kind).toBe(
+      'response',
+    );
+  });
+
+  it.each([
+    ['not an object', '42'],
+    ['wrong version', '{"jsonrpc":"1.0","id":1,"method":"ping"}'],
+    ['missing method', '{"jsonrpc":"2.0","id":1}'],
+    ['empty method', '{"jsonrpc":"2.0","id":1,"method":""}'],
+    ['array params', '{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}'],
+    ['null id', '{"jsonrpc":"2.0","id":null,"method":"ping"}'],
+    ['fractional id', '{"jsonrpc":"2.0","id":1.5,"method":"ping"}'],
+    ['unsafe integer id', '{"jsonrpc":"2.0","id":1e300,"method":"ping"}'],
+    ['result and error', '{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":"x"}}'],
+  ])('refuses %s with -32600', (_name, raw) => {
+    expect(invalidCode(single(raw))).toBe(ErrorCode.InvalidRequest);
+  });
+
+  it('echoes a valid id on an invalid request and nulls an invalid one', () => {
+    const withId = single('{"jsonrpc":"2.0","id":"k","method":5}');
+    expect(withId.kind === 'invalid' && withId.response.id).toBe('k');
+    const badId = single('{"jsonrpc":"2.0","id":{},"method":"ping"}');
+    expect(badId.kind === 'invalid' && badId.response.id).toBeNull();
+  });
+
+  it('validates batch elements one by one', () => {
+    const frame = parseFrame(
+      '[{"jsonrpc":"2.0","id":1,"method":"ping"},1,{"jsonrpc":"2.0","method":"n"}]',
+    );
+    expect(frame.kind === 'batch' && frame.entries.map((e) => e.kind)).toEqual([
+      'request',
+      'invalid',
+      'notification',
+    ]);
+  });
+});
+
+/** Seed Property 1: parse -> serialize -> parse is the identity for valid messages. */
+describe('JSON-RPC round trip', () => {
+  const id = fc.oneof(
+    fc.string(),
+    fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
+  );
+  const params = fc.option(fc.dictionary(fc.string(), fc.jsonValue()), { nil: undefined });
+  const method = fc.string({ minLength: 1 });
+  const message: fc.Arbitrary<JsonRpcMessage> = fc.oneof(
+    fc.record(
+      { jsonrpc: fc.constant('2.0' as const), id, method, params },
+      { requiredKeys: ['jsonrpc', 'id', 'method'] },
+    ),
+    fc.record(
+      { jsonrpc: fc.constant('2.0' as const), method, params },
+      { requiredKeys: ['jsonrpc', 'method'] },
+    ),
+    fc.record({ jsonrpc: fc.constant('2.0' as const), id, result: fc.jsonValue() }),
+    fc.record({
+      jsonrpc: fc.constant('2.0' as const),
+      id,
+      error: fc.record({ code: fc.integer(), message: fc.string() }),
+    }),
+  );
+
+  it('holds for generated messages', () => {
+    fc.assert(
+      fc.property(message, (original) => {
+        const first = single(JSON.stringify(original));
+        expect(first.kind).not.toBe('invalid');
+        const payload = first.kind === 'invalid' ? first.response : first.message;
+        const second = single(JSON.stringify(payload));
+        expect(second).toEqual(first);
+        expect(validateMessage(JSON.parse(JSON.stringify(payload)))).toEqual(first);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
