@@ -4,6 +4,7 @@ import { GatewayConfigModule } from './config/gateway-config.module';
 import { HealthModule } from './health/health.module';
 import { JsonRpcModule } from './json-rpc/json-rpc.module';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
+import { ResourcesModule } from './resources/resources.module';
 import { MetricsModule } from './observability/metrics.module';
 import { SessionModule } from './session/session.module';
 import { HttpTransportModule } from './transport/http/http-transport.module';
@@ -17,7 +18,14 @@ export interface AppModuleOptions {
 }
 
 /** Everything but the transport: the same graph serves HTTP, stdio and the CLI. */
-const CORE_MODULES = [MetricsModule, SessionModule, JsonRpcModule, LifecycleModule, HealthModule];
+const CORE_MODULES = [
+  MetricsModule,
+  SessionModule,
+  JsonRpcModule,
+  LifecycleModule,
+  HealthModule,
+  ResourcesModule,
+];
 
 const TRANSPORT_MODULES: Record<AppModuleOptions['transport'], Array<Type>> = {
   http: [HttpTransportModule],

@@ -12,6 +12,13 @@ export class ServerCapabilities {
     this.capabilities[name] = value;
   }
 
+  /** Extensions live together under `capabilities.extensions`, keyed by their identifier. */
+  declareExtension(identifier: string, settings: Record<string, unknown>): void {
+    const extensions = (this.capabilities.extensions ?? {}) as Record<string, unknown>;
+    extensions[identifier] = settings;
+    this.capabilities.extensions = extensions;
+  }
+
   snapshot(): Record<string, unknown> {
     return structuredClone(this.capabilities);
   }

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { McpSession } from '../session/mcp-session';
+
+/** Which session watches which resource URIs; a closed session leaves nothing behind. */
+@Injectable()
+export class ResourceSubscriptions {
+  private readonly bySession = new Map<McpSession, Set<string>>();
+
+  subscribe(session: McpSession, uri: string): void {
+    let uris = this.bySession.get(session);
+    if (!uris) {
+      uris = new Set();
+      this.bySession.set(session, uris);
+      session.onClose(() => this.bySession.delete(session));
+    }
+    uris.add(uri);
+  }
+
+  unsubscribe(session: McpSession, uri: string): boolean {
+    return this.bySession.get(session)?.delete(uri) ?? false;
+  }
+
+  /** Sessions with subscriptions the predicate accepts, each with those URIs. */
+  subscribersMatching(
+    accepts: (uri: string) => boolean,
+  ): Array<{ session: McpSession; uris: string[] }> {
+    const result: Array<{ session: McpSession; uris: string[] }> = [];
+    for (const [session, subscribed] of this.bySession) {
+      const hits = [...subscribed].filter(accepts);
+      if (hits.length > 0) result.push({ session, uris: hits });
+    }
+    return result;
+  }
+
+  get sessionCount(): number {
+    return this.bySession.size;
+  }
+}

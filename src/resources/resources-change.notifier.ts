@@ -1,0 +1,40 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { SessionRegistry } from '../session/session.registry';
+import { ResourceSubscriptions } from './resource-subscriptions';
+import { CatalogChange, SkillCatalog } from './skill-catalog';
+
+/**
+ * Turns catalog changes into notifications: `list_changed` to every session,
+ * `updated` to sessions subscribed to a URI of a changed skill.
+ */
+@Injectable()
+export class ResourcesChangeNotifier implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(ResourcesChangeNotifier.name);
+  private unsubscribe?: () => void;
+
+  constructor(
+    private readonly catalog: SkillCatalog,
+    private readonly sessions: SessionRegistry,
+    private readonly subscriptions: ResourceSubscriptions,
+  ) {}
+
+  onModuleInit(): void {
+    this.unsubscribe = this.catalog.onChange((change) => this.publish(change));
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
+
+  private publish(change: CatalogChange): void {
+    if (change.listChanged) this.sessions.broadcast('notifications/resources/list_changed');
+    const affected = (uri: string) =>
+      change.changedSkillUris.some(
+        (skillUri) => uri === skillUri || uri.startsWith(`${skillUri}/`),
+      );
+    for (const { session, uris } of this.subscriptions.subscribersMatching(affected)) {
+      for (const uri of uris) session.notify('notifications/resources/updated', { uri });
+    }
+    this.logger.debug({ msg: 'skills changed', skills: change.changedSkillUris });
+  }
+}

@@ -1,0 +1,34 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { ServerCapabilities } from '../lifecycle/server-capabilities.service';
+import { SKILL_TEXT_SOURCE } from '../tools/tools.constants';
+import { ResourceSubscriptions } from './resource-subscriptions';
+import { ResourceVisibility } from './resource-visibility';
+import { ResourcesChangeNotifier } from './resources-change.notifier';
+import { ResourcesMethods } from './resources.methods';
+import { SkillCatalog } from './skill-catalog';
+import { SkillMirrorController } from './skill-mirror.controller';
+import { SkillResolver } from './skill-resolver';
+import { SKILLS_EXTENSION, SkillsMethods } from './skills.methods';
+
+@Module({
+  controllers: [SkillMirrorController],
+  providers: [
+    SkillCatalog,
+    SkillResolver,
+    ResourceVisibility,
+    ResourceSubscriptions,
+    ResourcesMethods,
+    SkillsMethods,
+    ResourcesChangeNotifier,
+    { provide: SKILL_TEXT_SOURCE, useExisting: SkillCatalog },
+  ],
+  exports: [SkillCatalog, ResourceVisibility, SKILL_TEXT_SOURCE],
+})
+export class ResourcesModule implements OnModuleInit {
+  constructor(private readonly capabilities: ServerCapabilities) {}
+
+  onModuleInit(): void {
+    this.capabilities.declare('resources', { subscribe: true, listChanged: true });
+    this.capabilities.declareExtension(SKILLS_EXTENSION, { directoryRead: true });
+  }
+}

@@ -1,0 +1,116 @@
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { Request, Response } from 'express';
+import rangeParser from 'range-parser';
+import { ErrorCode } from '../errors/error-code';
+import { JsonRpcDispatcher } from '../json-rpc/json-rpc.dispatcher';
+import { isFailure, JsonRpcResponse } from '../json-rpc/json-rpc.types';
+import { LATEST_PROTOCOL_VERSION } from '../json-rpc/protocol-version';
+import { SessionRegistry } from '../session/session.registry';
+import { resolveHttpClientId } from '../transport/http/http-client-id';
+import { sendHttpError } from '../transport/http/http-reply';
+import { META_ETAG } from './resource-entry';
+import { META_NOT_MODIFIED } from './resources.methods';
+import { formatSkillUri } from './skill-uri';
+
+const STATUS_OF: Partial<Record<number, number>> = {
+  [ErrorCode.ResourceNotFound]: 404,
+  [ErrorCode.InvalidParams]: 400,
+  [ErrorCode.GovernanceDenied]: 429,
+};
+
+interface ReadResult {
+  contents: Array<{
+    mimeType: string;
+    text?: string;
+    blob?: string;
+    _meta: Record<string, unknown>;
+  }>;
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * A plain HTTP view of SKILL.md files for caches and browsers: ETag,
+ * Last-Modified, If-None-Match -> 304, Range -> 206. Each request is a real
+ * `resources/read` through the dispatcher, so governance and the ledger see it.
+ */
+@Controller('resources/skill')
+export class SkillMirrorController {
+  constructor(
+    private readonly dispatcher: JsonRpcDispatcher,
+    private readonly sessions: SessionRegistry,
+  ) {}
+
+  @Get(':category/:name')
+  async read(
+    @Param('category') category: string,
+    @Param('name') name: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ) {
+    let clientId: string;
+    try {
+      clientId = resolveHttpClientId(req);
+    } catch (err) {
+      return sendHttpError(res, 400, (err as Error).message);
+    }
+    const uri = formatSkillUri({ category, name, path: [] });
+    const full = await this.readThroughGateway(clientId, {
+      uri,
+      ifNoneMatch: req.headers['if-none-match'],
+    });
+    if (isFailure(full))
+      return sendHttpError(
+        res,
+        STATUS_OF[full.error.code] ?? 500,
+        full.error.message,
+        full.error.code,
+      );
+    const result = full.result as ReadResult;
+    if (result._meta?.[META_NOT_MODIFIED] === true) {
+      return res.status(304).set('ETag', String(result._meta[META_ETAG])).end();
+    }
+    const content = result.contents[0];
+    const bytes =
+      content.text !== undefined
+        ? Buffer.from(content.text, 'utf8')
+        : Buffer.from(content.blob ?? '', 'base64');
+    res.set({
+      'Content-Type': `${content.mimeType}; charset=utf-8`,
+      ETag: String(content._meta[META_ETAG]),
+      'Last-Modified': new Date(String(content._meta['owlclaw/lastModified'])).toUTCString(),
+      'Accept-Ranges': 'bytes',
+      'Cache-Control': 'no-cache',
+    });
+    const range =
+      req.headers.range === undefined
+        ? undefined
+        : rangeParser(bytes.length, req.headers.range, { combine: true });
+    if (range === -1) {
+      return res.status(416).set('Content-Range', `bytes */${bytes.length}`).end();
+    }
+    if (Array.isArray(range) && range.type === 'bytes' && range.length === 1) {
+      const { start, end } = range[0];
+      return res
+        .status(206)
+        .set('Content-Range', `bytes ${start}-${end}/${bytes.length}`)
+        .send(bytes.subarray(start, end + 1));
+    }
+    return res.status(200).send(bytes);
+  }
+
+  /** One short-lived session per mirror request, identified like any HTTP client. */
+  private async readThroughGateway(
+    clientId: string,
+    params: Record<string, unknown>,
+  ): Promise<JsonRpcResponse> {
+    const session = this.sessions.create('streamable-http', clientId);
+    session.protocolVersion = LATEST_PROTOCOL_VERSION;
+    session.initialized = true;
+    try {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params });
+      return (await this.dispatcher.dispatchFrame(body, { session })) as JsonRpcResponse;
+    } finally {
+      this.sessions.remove(session.id);
+    }
+  }
+}

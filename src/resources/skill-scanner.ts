@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { Dirent, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import matter from 'gray-matter';
+import { mimeTypeOf } from './mime-type';
+import { isInside } from './safe-path';
+import { skillsListIneligibility } from './skill-naming';
+import { SkillFile, SkillRecord } from './skill-record';
+import { formatSkillUri, SKILL_FILE } from './skill-uri';
+
+export interface ScanWarning {
+  path: string;
+  problem: string;
+}
+
+export interface ScanResult {
+  skills: SkillRecord[];
+  warnings: ScanWarning[];
+}
+
+/**
+ * Reads the skills directory: `<root>/<category>/<name>/SKILL.md`. Nothing
+ * that resolves outside `root` is read; problems become warnings, never
+ * exceptions, so one broken skill cannot take the catalog down.
+ */
+export function scanSkills(root: string): ScanResult {
+  const warnings: ScanWarning[] = [];
+  const skills: SkillRecord[] = [];
+  for (const category of directories(root, root, warnings)) {
+    for (const name of directories(root, join(root, category), warnings)) {
+      const skill = scanSkill(root, category, name, warnings);
+      if (skill) skills.push(skill);
+    }
+  }
+  skills.sort((a, b) => a.uri.localeCompare(b.uri));
+  return { skills, warnings };
+}
+
+/** One skill directory; undefined when it holds no SKILL.md (or is not safely inside root). */
+export function scanSkill(
+  root: string,
+  category: string,
+  name: string,
+  warnings: ScanWarning[],
+): SkillRecord | undefined {
+  const dir = join(root, category, name);
+  if (!isSafeDirectory(root, dir)) return undefined;
+  const files = listFiles(root, dir, '', warnings);
+  const skillFile = files.find((file) => file.relPath === SKILL_FILE);
+  if (!skillFile) return undefined;
+  const parsed = parseFrontMatter(readFileSync(skillFile.absPath, 'utf8'));
+  if (parsed.error)
+    warnings.push({ path: skillFile.absPath, problem: `broken front matter: ${parsed.error}` });
+  const { data } = parsed;
+  const base = {
+    category,
+    name,
+    dir,
+    uri: formatSkillUri({ category, name, path: [] }),
+    skillFileUri: formatSkillUri({ category, name, path: [SKILL_FILE] }),
+    frontmatter: data,
+    frontmatterError: parsed.error,
+    title: typeof data.title === 'string' ? data.title : undefined,
+    description: typeof data.description === 'string' ? data.description : undefined,
+    tags: Array.isArray(data.tags)
+      ? data.tags.filter((t): t is string => typeof t === 'string')
+      : [],
+    body: parsed.body,
+    skillFile,
+    files,
+    totalBytes: files.reduce((sum, file) => sum + file.size, 0),
+    etag: `"${skillFile.digest.slice('sha256:'.length, 'sha256:'.length + 32)}"`,
+  };
+  return { ...base, excludedFromSkillsList: skillsListIneligibility(base) };
+}
+
+/** Hashes one file; also used to re-check a file before serving it. */
+export function describeFile(absPath: string, relPath: string): SkillFile {
+  const bytes = readFileSync(absPath);
+  const stat = statSync(absPath);
+  return {
+    relPath,
+    absPath,
+    size: bytes.length,
+    digest: `sha256:${createHash('sha256').update(bytes).digest('hex')}`,
+    mtimeMs: stat.mtimeMs,
+    mimeType: mimeTypeOf(relPath),
+  };
+}
+
+interface ParsedFrontMatter {
+  data: Record<string, unknown>;
+  body: string;
+  error?: string;
+}
+
+const FRONT_MATTER_BLOCK = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
+
+export function parseFrontMatter(text: string): ParsedFrontMatter {
+  try {
+    // An options object bypasses gray-matter's process-wide cache, which would share one result object.
+    const parsed = matter(text, {});
+    // JSON form "verbatim": YAML dates become ISO strings, everything else passes unchanged.
+    const data = JSON.parse(JSON.stringify(parsed.data ?? {})) as Record<string, unknown>;
+    return { data, body: parsed.content };
+  } catch (err) {
+    return {
+      data: {},
+      body: text.replace(FRONT_MATTER_BLOCK, ''),
+      error: (err as Error).message.split('\n')[0],
+    };
+  }
+}
+
+function directories(root: string, dir: string, warnings: ScanWarning[]): string[] {
+  return entries(dir, warnings)
+    .filter(
+      (entry) =>
+        entry.isDirectory() ||
+        (entry.isSymbolicLink() && isSafeDirectory(root, join(dir, entry.name))),
+    )
+    .map((entry) => entry.name)
+    .sort();
+}
+
+function listFiles(
+  root: string,
+  dir: string,
+  prefix: string,
+  warnings: ScanWarning[],
+): SkillFile[] {
+  const files: SkillFile[] = [];
+  for (const entry of entries(dir, warnings)) {
+    const absPath = join(dir, entry.name);
+    const relPath = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isSymbolicLink()) {
+      const target = realTarget(absPath);
+      if (!target || !isInside(root, target)) {
+        warnings.push({
+          path: absPath,
+          problem: 'symbolic link leaves the skills directory; ignored',
+        });
+        continue;
+      }
+    }
+    const stat = safeStat(absPath);
+    if (stat?.isDirectory()) files.push(...listFiles(root, absPath, relPath, warnings));
+    else if (stat?.isFile()) files.push(describeFile(absPath, relPath));
+  }
+  return files.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
+}
+
+function entries(dir: string, warnings: ScanWarning[]): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    warnings.push({ path: dir, problem: `cannot read directory: ${(err as Error).message}` });
+    return [];
+  }
+}
+
+function isSafeDirectory(root: string, dir: string): boolean {
+  const target = realTarget(dir);
+  return target !== undefined && isInside(root, target) && safeStat(target)?.isDirectory() === true;
+}
+
+function realTarget(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function safeStat(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}

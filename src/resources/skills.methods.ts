@@ -1,0 +1,116 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { GATEWAY_CONFIG } from '../config/config.constants';
+import { GatewayConfig } from '../config/gateway-config';
+import { GatewayError } from '../errors/gateway.error';
+import { McpMethod } from '../json-rpc/mcp-method.decorator';
+import { McpContext, McpParams } from '../json-rpc/mcp-params.decorator';
+import { McpRequestContext } from '../json-rpc/mcp-request-context';
+import { JsonRpcParams } from '../json-rpc/json-rpc.types';
+import { paginate } from '../tools/list-cursor';
+import { DIRECTORY_MIME_TYPE } from './mime-type';
+import { ResourceVisibility } from './resource-visibility';
+import { RESOURCES_PAGE_SIZE } from './resources.methods';
+import { SkillCatalog } from './skill-catalog';
+import { toSkillEntry } from './skill-entry';
+import { isFresh } from './skill-freshness';
+import { SkillRecord } from './skill-record';
+import { SkillResolver } from './skill-resolver';
+import { formatSkillUri } from './skill-uri';
+
+export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+/** Per-client visibility can differ, so listings must not be shared between clients. */
+const CACHE_SCOPE = 'private';
+
+/** The MCP Skills extension (SEP-2640): skills/list, skills/get and resources/directory/read. */
+@Injectable()
+export class SkillsMethods {
+  constructor(
+    private readonly catalog: SkillCatalog,
+    private readonly resolver: SkillResolver,
+    private readonly visibility: ResourceVisibility,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @McpMethod('skills/list')
+  list(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
+    const published = this.catalog
+      .list()
+      .filter(
+        (skill) =>
+          skill.excludedFromSkillsList === undefined &&
+          this.visibility.isVisible(skill.uri, ctx.clientId),
+      );
+    const page = paginate(published, params.cursor, RESOURCES_PAGE_SIZE);
+    const skills = page.items.map((skill) => toSkillEntry(this.fresh(skill)));
+    const result: Record<string, unknown> = {
+      resultType: 'complete',
+      skills,
+      ...this.cacheHints(),
+    };
+    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+    return result;
+  }
+
+  @McpMethod('skills/get')
+  get(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
+    const skill = this.resolver.resolveSkill(params.uri);
+    if (
+      skill.excludedFromSkillsList !== undefined ||
+      !this.visibility.isVisible(skill.uri, ctx.clientId)
+    ) {
+      throw GatewayError.invalidParams(`No skill is served at ${String(params.uri)}`, {
+        uri: params.uri,
+        reason: skill.excludedFromSkillsList,
+      });
+    }
+    return { resultType: 'complete', skill: toSkillEntry(this.fresh(skill)), ...this.cacheHints() };
+  }
+
+  @McpMethod('resources/directory/read')
+  readDirectory(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
+    const target = this.resolver.resolve(params.uri);
+    if (
+      target?.kind !== 'directory' ||
+      !this.visibility.isVisible(target.skill.uri, ctx.clientId)
+    ) {
+      throw GatewayError.invalidParams(`${String(params.uri)} is not a directory resource`, {
+        uri: params.uri,
+      });
+    }
+    const children = directChildren(this.fresh(target.skill), target.relPath);
+    const page = paginate(children, params.cursor, RESOURCES_PAGE_SIZE);
+    const result: Record<string, unknown> = { resultType: 'complete', resources: page.items };
+    if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+    return result;
+  }
+
+  /** A skill whose files changed since they were hashed is scanned again before it is described. */
+  private fresh(skill: SkillRecord): SkillRecord {
+    if (isFresh(skill)) return skill;
+    this.catalog.rescanSkill(skill.category, skill.name);
+    return this.catalog.get(skill.category, skill.name) ?? skill;
+  }
+
+  private cacheHints() {
+    return { ttlMs: this.config.resources.cache_ttl_seconds * 1000, cacheScope: CACHE_SCOPE };
+  }
+}
+
+function directChildren(skill: SkillRecord, relPath: string): Array<Record<string, unknown>> {
+  const prefix = relPath === '' ? '' : `${relPath}/`;
+  const base = relPath === '' ? [] : relPath.split('/');
+  const uriOf = (name: string) =>
+    formatSkillUri({ category: skill.category, name: skill.name, path: [...base, name] });
+  const dirs = new Set<string>();
+  const files: Array<Record<string, unknown>> = [];
+  for (const file of skill.files) {
+    if (!file.relPath.startsWith(prefix)) continue;
+    const [head, ...rest] = file.relPath.slice(prefix.length).split('/');
+    if (rest.length > 0) dirs.add(head);
+    else files.push({ uri: uriOf(head), name: head, mimeType: file.mimeType, size: file.size });
+  }
+  const directories = [...dirs]
+    .sort()
+    .map((name) => ({ uri: uriOf(name), name, mimeType: DIRECTORY_MIME_TYPE }));
+  return [...directories, ...files];
+}
