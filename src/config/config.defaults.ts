@@ -66,6 +66,7 @@ export const DEFAULT_CONFIG: GatewayConfig = deepFreeze<GatewayConfig>({
     progress_interval_seconds: 30,
   },
   resources: { skills_dir: './capabilities', cache_ttl_seconds: 600 },
+  capabilities: { demo_pack: true, modules: [] },
   governance: {
     enabled: true,
     default_quota: {

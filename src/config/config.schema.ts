@@ -209,6 +209,16 @@ class ResourcesSchema {
   cache_ttl_seconds!: number;
 }
 
+class CapabilitiesSchema {
+  @IsBoolean()
+  demo_pack!: boolean;
+
+  @IsNotEmpty({ each: true })
+  @IsString({ each: true })
+  @IsArray()
+  modules!: string[];
+}
+
 class QuotaSchema {
   // Money may be fractional (the seed writes 500.0); it can never be negative.
   @Min(0)
@@ -295,6 +305,12 @@ export class GatewayConfigSchema {
   @IsObject()
   @IsDefined()
   resources!: ResourcesSchema;
+
+  @Type(() => CapabilitiesSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  capabilities!: CapabilitiesSchema;
 
   @Type(() => GovernanceSchema)
   @ValidateNested()

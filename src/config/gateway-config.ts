@@ -53,6 +53,13 @@ export interface ResourcesConfig {
   cache_ttl_seconds: number;
 }
 
+export interface CapabilitiesConfig {
+  /** Load the bundled demo capability pack (orders and inventory). */
+  demo_pack: boolean;
+  /** Compiled JS files, each exporting a Nest module with @Capability providers. */
+  modules: string[];
+}
+
 export interface QuotaConfig {
   monthly_budget: number;
   max_calls_per_minute: number;
@@ -81,6 +88,7 @@ export interface GatewayConfig {
   stdio: StdioConfig;
   tools: ToolsConfig;
   resources: ResourcesConfig;
+  capabilities: CapabilitiesConfig;
   governance: GovernanceConfig;
   logging: LoggingConfig;
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
 import { RequestCancelledError } from '../errors/request-cancelled.error';
+import { untilAborted } from '../common/until-aborted';
 import { McpMetrics } from '../observability/mcp.metrics';
 import { isAtOrAbove, LoggingLevel } from '../session/logging-level';
 import { McpSession } from '../session/mcp-session';
@@ -210,6 +211,7 @@ export class JsonRpcDispatcher {
       transport: session.transport,
       signal,
       meta,
+      call: {},
       traceId: typeof meta.traceId === 'string' ? meta.traceId : randomUUID(),
       notify: (method: string, params?: JsonRpcParams) => session.notify(method, params, sink),
       request: (method: string, params?: JsonRpcParams, timeoutMs = SERVER_REQUEST_TIMEOUT_MS) =>
@@ -222,15 +224,6 @@ export class JsonRpcDispatcher {
       },
     };
   }
-}
-
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 function readMeta(params: JsonRpcParams | undefined): Record<string, unknown> {

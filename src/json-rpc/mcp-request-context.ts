@@ -2,6 +2,14 @@ import { JsonRpcId, JsonRpcParams } from './json-rpc.types';
 import { LoggingLevel } from '../session/logging-level';
 import { McpSession } from '../session/mcp-session';
 
+/** Facts about a call that only its handler learns (what it targeted, what it cost). */
+export interface CallRecord {
+  /** The tool name or resource URI the call addressed. */
+  target?: string;
+  /** Reported cost (budget units); absent means the estimate applies. */
+  cost?: number;
+}
+
 /**
  * What an MCP method handler (and every guard or interceptor around it) knows
  * about the call in flight. It is the `getContext()` of the 'rpc' ExecutionContext.
@@ -17,6 +25,8 @@ export interface McpRequestContext {
   readonly signal: AbortSignal;
   /** `params._meta` as the client sent it (progressToken lives here). */
   readonly meta: Record<string, unknown>;
+  /** Filled in while the call runs; the ledger and metrics read it afterwards. */
+  readonly call: CallRecord;
   /** Correlates logs, ledger rows and traces for this request. */
   readonly traceId: string;
   /** A notification related to this request (it rides the request's own stream when there is one). */
