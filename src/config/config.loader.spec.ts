@@ -261,8 +261,14 @@ describe('loadGatewayConfig', () => {
         'cert_file',
       ]);
       expect(ENV_BINDINGS.has('MCP_SERVER_CONFIG')).toBe(false);
-      // 33 leaves in DEFAULT_CONFIG plus the two optional TLS file keys.
-      expect(ENV_BINDINGS.size).toBe(35);
+      // Every leaf of DEFAULT_CONFIG plus the two optional TLS file keys, each bound once.
+      const leaves = (value: unknown): number =>
+        typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? Object.values(value).reduce((sum: number, child) => sum + leaves(child), 0)
+          : 1;
+      expect(ENV_BINDINGS.size).toBe(leaves(DEFAULT_CONFIG) + 2);
+      const paths = [...ENV_BINDINGS.values()].map((binding) => binding.path.join('.'));
+      expect(new Set(paths).size).toBe(paths.length);
     });
   });
 
