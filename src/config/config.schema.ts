@@ -11,6 +11,7 @@ import {
   IsNotEmpty,
   IsNumber,
   IsObject,
+  IsOptional,
   IsString,
   Matches,
   Max,
@@ -54,6 +55,21 @@ export function normaliseLogLevel(value: unknown): unknown {
 // An Origin header is scheme://host[:port] with nothing after it; a trailing
 // slash or path in the config would silently never match, so it is rejected.
 const ORIGIN_PATTERN = /^[a-z][a-z0-9+.-]*:\/\/[^/\s?#]+$/i;
+
+/**
+ * Mappings keyed by user-chosen names (client ids, tool globs) become Maps of
+ * schema instances: class-validator validates Map values with `each`, which it
+ * cannot do for a plain object's arbitrary keys. A non-mapping stays as it is
+ * and fails the nested validation with a clear message.
+ */
+function toMapOf<T extends object>(schema: new () => T) {
+  return ({ value }: { value: unknown }): unknown => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    return new Map(
+      Object.entries(value).map(([key, entry]) => [key, plainToInstance(schema, entry)]),
+    );
+  };
+}
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 const FINITE_MESSAGE = { message: 'must be a finite number' };
@@ -238,6 +254,127 @@ class QuotaSchema {
   max_cost_per_call!: number;
 }
 
+class ToolLimitSchema {
+  @IsOptional()
+  @Min(1)
+  @IsInt()
+  max_calls_per_minute?: number;
+
+  @IsOptional()
+  @Min(1)
+  @IsInt()
+  max_calls_per_day?: number;
+}
+
+class PartialQuotaSchema {
+  @IsOptional()
+  @Min(0)
+  @IsNumber(FINITE, FINITE_MESSAGE)
+  monthly_budget?: number;
+
+  @IsOptional()
+  @Min(1)
+  @IsInt()
+  max_calls_per_minute?: number;
+
+  @IsOptional()
+  @Min(1)
+  @IsInt()
+  max_calls_per_day?: number;
+
+  @IsOptional()
+  @Min(0)
+  @IsNumber(FINITE, FINITE_MESSAGE)
+  max_cost_per_call?: number;
+}
+
+class ClientRulesSchema {
+  @IsOptional()
+  @Type(() => PartialQuotaSchema)
+  @ValidateNested()
+  @IsObject()
+  quota?: PartialQuotaSchema;
+
+  @IsOptional()
+  @IsNotEmpty({ each: true })
+  @IsString({ each: true })
+  @IsArray()
+  allow?: string[];
+
+  @IsOptional()
+  @IsNotEmpty({ each: true })
+  @IsString({ each: true })
+  @IsArray()
+  deny?: string[];
+
+  // Keyed by tool name or glob: a Map so that each entry is validated (see toMapOf).
+  @IsOptional()
+  @ValidateNested({ each: true })
+  @Transform(toMapOf(ToolLimitSchema))
+  tool_limits?: Map<string, ToolLimitSchema>;
+}
+
+class VisibilitySchema {
+  @IsNotEmpty({ each: true })
+  @IsString({ each: true })
+  @IsArray()
+  allow!: string[];
+
+  @IsNotEmpty({ each: true })
+  @IsString({ each: true })
+  @IsArray()
+  deny!: string[];
+}
+
+class AuthSchema {
+  @IsIn(['none', 'api_key'])
+  mode!: 'none' | 'api_key';
+
+  @Matches(/^[A-Za-z0-9._:@/-]{1,128}:[0-9a-f]{64}$/, {
+    each: true,
+    message: 'each entry must be "<client_id>:<64 lowercase hex sha256 of the key>"',
+  })
+  @IsArray()
+  api_keys!: string[];
+}
+
+class StateSchema {
+  @IsIn(['memory', 'redis'])
+  driver!: 'memory' | 'redis';
+
+  @Matches(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' })
+  @IsString()
+  redis_url!: string;
+
+  @IsString()
+  key_prefix!: string;
+}
+
+class LedgerSchema {
+  @IsIn(['sqlite', 'postgres'])
+  driver!: 'sqlite' | 'postgres';
+
+  @IsNotEmpty()
+  @IsString()
+  sqlite_path!: string;
+
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
+  @IsString()
+  postgres_url!: string;
+
+  @IsBoolean()
+  record_arguments!: boolean;
+
+  @IsNotEmpty({ each: true })
+  @IsString({ each: true })
+  @IsArray()
+  redact_keys!: string[];
+
+  @Min(0)
+  @IsInt()
+  retention_days!: number;
+}
+
 class GovernanceSchema {
   @IsBoolean()
   enabled!: boolean;
@@ -247,6 +384,21 @@ class GovernanceSchema {
   @IsObject()
   @IsDefined()
   default_quota!: QuotaSchema;
+
+  @IsBoolean()
+  fail_open!: boolean;
+
+  @Type(() => VisibilitySchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  visibility!: VisibilitySchema;
+
+  // Keyed by client id: a Map so that each client's rules are validated (see toMapOf).
+  @ValidateNested({ each: true })
+  @Transform(toMapOf(ClientRulesSchema))
+  @IsDefined()
+  clients!: Map<string, ClientRulesSchema>;
 }
 
 class LoggingSchema {
@@ -317,6 +469,24 @@ export class GatewayConfigSchema {
   @IsObject()
   @IsDefined()
   governance!: GovernanceSchema;
+
+  @Type(() => AuthSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  auth!: AuthSchema;
+
+  @Type(() => StateSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  state!: StateSchema;
+
+  @Type(() => LedgerSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  ledger!: LedgerSchema;
 
   @Type(() => LoggingSchema)
   @ValidateNested()
@@ -395,6 +565,11 @@ function withoutSubject(message: string, property: string): string {
 /** Deep copy of own enumerable data, dropping undefined members and class prototypes. */
 function toPlain(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toPlain);
+  if (value instanceof Map) {
+    return Object.fromEntries(
+      [...(value as Map<string, unknown>)].map(([k, v]) => [k, toPlain(v)]),
+    );
+  }
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(value)) {

@@ -67,9 +67,58 @@ export interface QuotaConfig {
   max_cost_per_call: number;
 }
 
+/** Per-client limits on one tool (or tools matching a glob), beside the client-wide ones. */
+export interface ToolLimitConfig {
+  max_calls_per_minute?: number;
+  max_calls_per_day?: number;
+}
+
+/** Rules for one client id; anything left out falls back to the defaults. */
+export interface ClientRulesConfig {
+  quota?: Partial<QuotaConfig>;
+  /** Glob patterns over tool names and resource URIs this client may see; replaces the default list. */
+  allow?: string[];
+  /** Glob patterns this client may never see (checked after allow). */
+  deny?: string[];
+  /** Keyed by tool name or glob. */
+  tool_limits?: Record<string, ToolLimitConfig>;
+}
+
 export interface GovernanceConfig {
   enabled: boolean;
   default_quota: QuotaConfig;
+  /** When the shared counter store is unreachable: false refuses calls (governance_unavailable), true lets them through. */
+  fail_open: boolean;
+  /** Default visibility for every client: glob patterns over tool names and resource URIs. */
+  visibility: { allow: string[]; deny: string[] };
+  /** Per-client overrides, keyed by client id. */
+  clients: Record<string, ClientRulesConfig>;
+}
+
+export interface AuthConfig {
+  /** none: X-MCP-Client-ID or the peer address names the client; api_key: a Bearer key is required. */
+  mode: 'none' | 'api_key';
+  /** `<client_id>:<sha256 hex of the key>` entries; keys are never stored in clear. */
+  api_keys: string[];
+}
+
+export interface StateConfig {
+  /** memory: in-process counters (one replica); redis: counters shared by every replica. */
+  driver: 'memory' | 'redis';
+  redis_url: string;
+  key_prefix: string;
+}
+
+export interface LedgerConfig {
+  driver: 'sqlite' | 'postgres';
+  sqlite_path: string;
+  postgres_url: string;
+  /** Store call arguments (after redaction); off keeps only their size. */
+  record_arguments: boolean;
+  /** Argument keys whose values are replaced by "[REDACTED]" (case-insensitive regular expressions). */
+  redact_keys: string[];
+  /** Rows older than this are deleted (0 keeps everything). */
+  retention_days: number;
 }
 
 export interface LoggingConfig {
@@ -90,5 +139,8 @@ export interface GatewayConfig {
   resources: ResourcesConfig;
   capabilities: CapabilitiesConfig;
   governance: GovernanceConfig;
+  auth: AuthConfig;
+  state: StateConfig;
+  ledger: LedgerConfig;
   logging: LoggingConfig;
 }
