@@ -20,6 +20,7 @@ import {
   JsonRpcRequest,
   JsonRpcResponse,
 } from './json-rpc.types';
+import { CallObservers } from './call-observers';
 import { McpMethodEntry, McpMethodRegistry } from './mcp-method.registry';
 import { McpRequestContext } from './mcp-request-context';
 import { allowsBatching } from './protocol-version';
@@ -49,6 +50,7 @@ export class JsonRpcDispatcher {
     private readonly registry: McpMethodRegistry,
     private readonly errors: JsonRpcErrorMapper,
     private readonly metrics: McpMetrics,
+    private readonly observers: CallObservers,
   ) {}
 
   dispatchFrame(raw: string | Buffer, inbound: InboundContext): Promise<DispatchResult> {
@@ -146,15 +148,36 @@ export class JsonRpcDispatcher {
     request: JsonRpcRequest,
     inbound: InboundContext,
   ): Promise<JsonRpcResponse | undefined> {
-    const { session } = inbound;
-    const controller = session.beginRequest(request.id);
+    const startedAt = Date.now();
+    const controller = inbound.session.beginRequest(request.id);
+    const context = this.createContext(request, inbound, controller.signal);
+    const response = await this.run(entry, request, context, controller.signal);
+    if (!entry.options.audited) return response;
     try {
-      const context = this.createContext(request, inbound, controller.signal);
+      // Recorded before the response leaves: a client never holds an answer the ledger lacks.
+      await this.observers.notify({
+        context,
+        params: request.params ?? {},
+        startedAt,
+        durationMs: Date.now() - startedAt,
+        response,
+        cancelled: response === undefined,
+      });
+      return response;
+    } catch (err) {
+      return response === undefined ? undefined : this.fail(request, err);
+    }
+  }
+
+  private async run(
+    entry: McpMethodEntry,
+    request: JsonRpcRequest,
+    context: McpRequestContext,
+    signal: AbortSignal,
+  ): Promise<JsonRpcResponse | undefined> {
+    try {
       // An abort answers at once even if the handler ignores its signal.
-      const result = await untilAborted(
-        entry.invoke(request.params ?? {}, context),
-        controller.signal,
-      );
+      const result = await untilAborted(entry.invoke(request.params ?? {}, context), signal);
       if (result instanceof RpcErrorReply) {
         return failure(request.id, result.error.code, result.error.message, result.error.data);
       }
@@ -165,7 +188,7 @@ export class JsonRpcDispatcher {
       // Aborts, and failures of the filter chain itself, are mapped by the same mapper.
       return this.fail(request, err);
     } finally {
-      session.endRequest(request.id);
+      context.session.endRequest(request.id);
     }
   }
 

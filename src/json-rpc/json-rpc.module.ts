@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { CallObservers } from './call-observers';
 import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
 import { JsonRpcExceptionFilter } from './json-rpc-exception.filter';
 import { JsonRpcDispatcher } from './json-rpc.dispatcher';
@@ -12,7 +13,19 @@ import { McpMethodRegistry } from './mcp-method.registry';
 @Global()
 @Module({
   imports: [DiscoveryModule],
-  providers: [McpMethodRegistry, JsonRpcDispatcher, JsonRpcErrorMapper, JsonRpcExceptionFilter],
-  exports: [McpMethodRegistry, JsonRpcDispatcher, JsonRpcErrorMapper, JsonRpcExceptionFilter],
+  providers: [
+    McpMethodRegistry,
+    JsonRpcDispatcher,
+    JsonRpcErrorMapper,
+    JsonRpcExceptionFilter,
+    CallObservers,
+  ],
+  exports: [
+    McpMethodRegistry,
+    JsonRpcDispatcher,
+    JsonRpcErrorMapper,
+    JsonRpcExceptionFilter,
+    CallObservers,
+  ],
 })
 export class JsonRpcModule {}

@@ -1,4 +1,5 @@
-import { applyDecorators, UseFilters } from '@nestjs/common';
+import { applyDecorators } from '@nestjs/common';
+import { EXCEPTION_FILTERS_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService } from '@nestjs/core';
 import { JsonRpcExceptionFilter } from './json-rpc-exception.filter';
 
@@ -7,10 +8,30 @@ export interface McpMethodOptions {
   name: string;
   /** Allowed before `initialize` completed (only `initialize` and `ping` are). */
   beforeInitialize?: boolean;
+  /** Every outcome is reported to the CallObservers (the ledger) before the response leaves. */
+  audited?: boolean;
 }
 
 /** Discovery marker read by McpMethodRegistry at boot. */
 export const McpMethodMarker = DiscoveryService.createDecorator<McpMethodOptions>();
+
+/**
+ * Binds the JSON-RPC filter as the method's last resort. Nest tries a method's
+ * filters last-declared first and stops at the first that matches, so this
+ * catch-all goes to the front of the list, whatever the decorator order: a
+ * filter the method declares itself (@UseFilters above or below @McpMethod)
+ * still gets its exceptions first.
+ */
+const JsonRpcFilterLast: MethodDecorator = (_target, _key, descriptor) => {
+  const method = descriptor.value as object;
+  const declared = (Reflect.getMetadata(EXCEPTION_FILTERS_METADATA, method) ?? []) as unknown[];
+  Reflect.defineMetadata(
+    EXCEPTION_FILTERS_METADATA,
+    [JsonRpcExceptionFilter, ...declared.filter((filter) => filter !== JsonRpcExceptionFilter)],
+    method,
+  );
+  return descriptor;
+};
 
 /**
  * Marks a provider method as the handler of one MCP method. The JSON-RPC
@@ -21,5 +42,5 @@ export function McpMethod(
   name: string,
   options: Omit<McpMethodOptions, 'name'> = {},
 ): MethodDecorator {
-  return applyDecorators(McpMethodMarker({ name, ...options }), UseFilters(JsonRpcExceptionFilter));
+  return applyDecorators(McpMethodMarker({ name, ...options }), JsonRpcFilterLast);
 }

@@ -72,7 +72,7 @@ export class ResourcesMethods {
   }
 
   /** Extension params: `range` {start, end?} (bytes, end exclusive) and `ifNoneMatch` (an ETag). */
-  @McpMethod('resources/read')
+  @McpMethod('resources/read', { audited: true })
   read(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
     const uri = params.uri;
     if (typeof uri !== 'string')

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { JsonRpcParams, JsonRpcResponse } from './json-rpc.types';
+import { McpRequestContext } from './mcp-request-context';
+
+/** Everything known about an audited call once its response exists, before it is sent. */
+export interface CompletedCall {
+  context: McpRequestContext;
+  params: JsonRpcParams;
+  /** Epoch milliseconds when dispatch of the request began. */
+  startedAt: number;
+  durationMs: number;
+  /** Undefined when the client cancelled the request (it gets no response). */
+  response?: JsonRpcResponse;
+  cancelled: boolean;
+}
+
+export interface CallObserver {
+  /** Awaited before the response leaves; a rejection turns the response into an error. */
+  callCompleted(call: CompletedCall): Promise<void> | void;
+}
+
+/**
+ * Hooks that see the final outcome of every audited call (tools/call,
+ * resources/read) - allowed, denied by a guard, or failed. Guards stop the
+ * pipeline before any interceptor runs, so the ledger listens here to record
+ * denials too.
+ */
+@Injectable()
+export class CallObservers {
+  private readonly observers: CallObserver[] = [];
+
+  register(observer: CallObserver): void {
+    this.observers.push(observer);
+  }
+
+  get size(): number {
+    return this.observers.length;
+  }
+
+  async notify(call: CompletedCall): Promise<void> {
+    for (const observer of this.observers) await observer.callCompleted(call);
+  }
+}
