@@ -30,6 +30,8 @@ export interface InboundContext {
   session: McpSession;
   /** The stream tied to this frame (stdout, a POST's SSE body); falls back to the session's stream. */
   sink?: MessageSink;
+  /** Headers for the HTTP response carrying this frame's answer; handlers and guards may add to it. */
+  responseHeaders?: Record<string, string>;
 }
 
 export type DispatchResult = JsonRpcResponse | JsonRpcResponse[] | undefined;
@@ -235,6 +237,7 @@ export class JsonRpcDispatcher {
       signal,
       meta,
       call: {},
+      responseHeaders: inbound.responseHeaders ?? {},
       traceId: typeof meta.traceId === 'string' ? meta.traceId : randomUUID(),
       notify: (method: string, params?: JsonRpcParams) => session.notify(method, params, sink),
       request: (method: string, params?: JsonRpcParams, timeoutMs = SERVER_REQUEST_TIMEOUT_MS) =>

@@ -8,6 +8,10 @@ export interface CallRecord {
   target?: string;
   /** Reported cost (budget units); absent means the estimate applies. */
   cost?: number;
+  /** The handler's estimate, set by governance before the call runs. */
+  estimatedCost?: number;
+  /** Set by governance when it refuses the call (budget_exceeded, rate_limited, ...). */
+  denialReason?: string;
 }
 
 /**
@@ -27,6 +31,8 @@ export interface McpRequestContext {
   readonly meta: Record<string, unknown>;
   /** Filled in while the call runs; the ledger and metrics read it afterwards. */
   readonly call: CallRecord;
+  /** HTTP response headers to add (X-RateLimit-*); ignored by transports without headers. */
+  readonly responseHeaders: Record<string, string>;
   /** Correlates logs, ledger rows and traces for this request. */
   readonly traceId: string;
   /** A notification related to this request (it rides the request's own stream when there is one). */

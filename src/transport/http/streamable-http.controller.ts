@@ -10,6 +10,7 @@ import { resolveHttpClientId } from './http-client-id';
 import { acceptsEventStream } from './http-headers';
 import { sendHttpError, sendJson } from './http-reply';
 import { HttpSessionLookup } from './http-session.lookup';
+import { liveHeaders } from './live-headers';
 import { PostResponseSink } from './post-response.sink';
 import { SseHub } from './sse.hub';
 
@@ -44,7 +45,11 @@ export class StreamableHttpController {
       await this.dispatcher.dispatchParsed(frame, { session });
       return;
     }
-    const result = await this.dispatcher.dispatchParsed(frame, { session, sink });
+    const result = await this.dispatcher.dispatchParsed(frame, {
+      session,
+      sink,
+      responseHeaders: liveHeaders(res),
+    });
     if (initializing && (result === undefined || Array.isArray(result) || isFailure(result))) {
       // A failed handshake leaves no half-made session behind.
       res.removeHeader('Mcp-Session-Id');

@@ -1,0 +1,41 @@
+/** How an audited call ended, as the ledger and metrics record it. */
+export type LedgerOutcome =
+  | 'success'
+  /** The tool ran and returned `isError: true` (a result, not a protocol error). */
+  | 'tool_error'
+  | 'denied'
+  | 'timeout'
+  | 'cancelled'
+  | 'error';
+
+/** One ledger row: one tools/call or resources/read, whatever its outcome. */
+export interface LedgerRow {
+  /** Epoch milliseconds when the call started. */
+  time: number;
+  /** JSON-RPC id as text (`s:` / `n:` prefix keeps string and number ids apart). */
+  requestId: string;
+  traceId: string;
+  clientId: string;
+  sessionId: string;
+  transport: string;
+  method: string;
+  /** Tool name or resource URI. */
+  target: string;
+  /** Redacted arguments as JSON text, or null when argument recording is off. */
+  arguments: string | null;
+  outcome: LedgerOutcome;
+  /** JSON-RPC error code, null on success. */
+  errorCode: number | null;
+  /** Governance denial reason (budget_exceeded, rate_limited, ...), null otherwise. */
+  denialReason: string | null;
+  durationMs: number;
+  /** Budget units charged; 0 for denied and cancelled calls. */
+  cost: number;
+  /** Bytes of the JSON result (0 for errors). */
+  resultBytes: number;
+}
+
+/** A stored row with its database id (monotonic, usable as a cursor). */
+export interface StoredLedgerRow extends LedgerRow {
+  id: number;
+}
