@@ -4,6 +4,9 @@ import { GatewayConfigModule } from './config/gateway-config.module';
 import { HealthModule } from './health/health.module';
 import { JsonRpcModule } from './json-rpc/json-rpc.module';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
+import { PromptsModule } from './prompts/prompts.module';
+import { loadCapabilityModules } from './capabilities/capability-modules.loader';
+import { ToolsModule } from './tools/tools.module';
 import { ResourcesModule } from './resources/resources.module';
 import { MetricsModule } from './observability/metrics.module';
 import { SessionModule } from './session/session.module';
@@ -25,6 +28,8 @@ const CORE_MODULES = [
   LifecycleModule,
   HealthModule,
   ResourcesModule,
+  ToolsModule,
+  PromptsModule,
 ];
 
 const TRANSPORT_MODULES: Record<AppModuleOptions['transport'], Array<Type>> = {
@@ -41,6 +46,7 @@ export class AppModule {
       imports: [
         GatewayConfigModule.forRoot(options.config),
         ...CORE_MODULES,
+        ...loadCapabilityModules(options.config),
         ...(options.extraModules ?? []),
         ...TRANSPORT_MODULES[options.transport],
       ],

@@ -1,0 +1,140 @@
+import { DiscoveryModule } from '@nestjs/core';
+import { Test, TestingModule } from '@nestjs/testing';
+import matter from 'gray-matter';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HandlerContext } from '../../tools/handler-context';
+import { HandlerExplorer } from '../../tools/handler.explorer';
+import { ToolError } from '../../tools/tool.error';
+import { ToolRegistry } from '../../tools/tool.registry';
+import { DemoCapabilityModule } from './demo-capability.module';
+import { CATEGORIES } from './demo.types';
+
+const SKILLS_DIR = join(__dirname, '..', '..', '..', 'capabilities');
+
+const context: HandlerContext = {
+  toolName: 'test',
+  clientId: 'test-client',
+  sessionId: 'test-session',
+  traceId: 'test-trace',
+  signal: new AbortController().signal,
+  progress: () => undefined,
+  log: () => undefined,
+  reportCost: () => undefined,
+  sample: () => Promise.reject(new Error('sampling is not available in tests')),
+  elicit: () => Promise.reject(new Error('elicitation is not available in tests')),
+};
+
+describe('DemoCapabilityModule', () => {
+  let app: TestingModule;
+  let registry: ToolRegistry;
+
+  beforeAll(async () => {
+    app = await Test.createTestingModule({
+      imports: [DiscoveryModule, DemoCapabilityModule],
+      providers: [ToolRegistry, HandlerExplorer],
+    }).compile();
+    await app.init();
+    registry = app.get(ToolRegistry);
+  });
+
+  afterAll(() => app.close());
+
+  const tool = (name: string) => {
+    const found = registry.get(name);
+    if (!found) throw new Error(`tool ${name} is not registered`);
+    return found;
+  };
+
+  it('registers the five demo tools', () => {
+    expect(registry.list().map((t) => t.name)).toEqual([
+      'inventory_search',
+      'inventory_check_stock',
+      'inventory_reorder_report',
+      'orders_place',
+      'orders_get',
+    ]);
+  });
+
+  it('publishes input schemas generated from the DTOs', () => {
+    const search = tool('inventory_search').inputSchema as {
+      properties: Record<string, Record<string, unknown>>;
+      required?: string[];
+    };
+    expect(search.required).toEqual(['query']);
+    expect(search.properties.category).toMatchObject({ enum: [...CATEGORIES] });
+    expect(search.properties.limit).toMatchObject({ minimum: 1, maximum: 50 });
+    expect(search.properties.query.description).toEqual(expect.stringContaining('Keywords'));
+
+    const place = JSON.stringify(tool('orders_place').inputSchema);
+    for (const fragment of ['^CUST-\\\\d+$', '"format":"email"', 'overnight', '"maxItems":25']) {
+      expect(place).toContain(fragment);
+    }
+    expect(tool('inventory_check_stock').outputSchema).toMatchObject({ required: ['results'] });
+  });
+
+  it('validates arguments and runs a handler end to end', async () => {
+    const getOrder = tool('orders_get');
+    const args = await getOrder.validate({ orderId: 'ORD-1003' });
+    await expect(getOrder.execute(args, context)).resolves.toMatchObject({
+      id: 'ORD-1003',
+      status: 'delivered',
+    });
+
+    const missing = await getOrder.validate({ orderId: 'ORD-9' });
+    await expect(getOrder.execute(missing, context)).rejects.toThrow(ToolError);
+    await expect(getOrder.validate({ orderId: 'ORD-9', verbose: true })).rejects.toThrow('verbose');
+  });
+
+  it('shares one store between the capabilities', async () => {
+    const place = tool('orders_place');
+    const order = await place.validate({
+      customer: { id: 'CUST-3001', email: 'sam.quill@example.com' },
+      items: [{ sku: 'COOKSET-2P', quantity: 3 }],
+      shipping: 'express',
+    });
+    await place.execute(order, context);
+
+    const check = tool('inventory_check_stock');
+    const result = await check.execute(await check.validate({ skus: ['COOKSET-2P'] }), context);
+    expect(result).toEqual({
+      results: [{ sku: 'COOKSET-2P', stock: 10, reorderPoint: 8, status: 'in_stock' }],
+    });
+  });
+
+  describe('skills', () => {
+    const skillFiles = readdirSync(SKILLS_DIR, { recursive: true, encoding: 'utf8' })
+      .filter((path) => path.endsWith('SKILL.md'))
+      .sort();
+
+    it('includes the demo skills', () => {
+      expect(skillFiles.map((path) => path.split(/[\\/]/).slice(0, 2).join('/'))).toEqual(
+        expect.arrayContaining([
+          'inventory/reorder-policy',
+          'inventory/stock-check',
+          'orders/place-order',
+          'orders/returns',
+        ]),
+      );
+    });
+
+    it.each(skillFiles)('%s has valid front matter named after its directory', (path) => {
+      const { data, content } = matter(readFileSync(join(SKILLS_DIR, path), 'utf8'));
+      const directory = path.split(/[\\/]/).at(-2);
+      expect(data.name).toBe(directory);
+      expect(data.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(typeof data.title).toBe('string');
+      expect(typeof data.description).toBe('string');
+      expect(
+        Array.isArray(data.tags) && data.tags.every((tag: unknown) => typeof tag === 'string'),
+      ).toBe(true);
+      expect(content.trim().length).toBeGreaterThan(200);
+    });
+
+    it('exists for every skill a demo tool references', () => {
+      const refs = registry.list().flatMap((t) => (t.options.skill ? [t.options.skill] : []));
+      expect(refs).toEqual(['inventory/reorder-policy', 'orders/place-order']);
+      for (const ref of refs) expect(existsSync(join(SKILLS_DIR, ref, 'SKILL.md'))).toBe(true);
+    });
+  });
+});

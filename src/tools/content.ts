@@ -1,0 +1,81 @@
+/**
+ * Content blocks a handler may return (MCP CallToolResult content). Helpers
+ * keep handlers from spelling the wire format by hand.
+ */
+export interface TextContent {
+  type: 'text';
+  text: string;
+}
+export interface ImageContent {
+  type: 'image';
+  data: string;
+  mimeType: string;
+}
+export interface AudioContent {
+  type: 'audio';
+  data: string;
+  mimeType: string;
+}
+export interface EmbeddedResource {
+  type: 'resource';
+  resource: { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
+}
+export interface ResourceLink {
+  type: 'resource_link';
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+}
+export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink;
+
+export interface ToolResult {
+  content: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+const CONTENT_TYPES = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
+
+const base64 = (data: Buffer | string) => (typeof data === 'string' ? data : data.toString('base64'));
+
+export const text = (value: string): TextContent => ({ type: 'text', text: value });
+export const image = (data: Buffer | string, mimeType: string): ImageContent => ({
+  type: 'image',
+  data: base64(data),
+  mimeType,
+});
+export const audio = (data: Buffer | string, mimeType: string): AudioContent => ({
+  type: 'audio',
+  data: base64(data),
+  mimeType,
+});
+export const embeddedText = (uri: string, body: string, mimeType = 'text/plain'): EmbeddedResource => ({
+  type: 'resource',
+  resource: { uri, mimeType, text: body },
+});
+export const embeddedBlob = (uri: string, data: Buffer | string, mimeType: string): EmbeddedResource => ({
+  type: 'resource',
+  resource: { uri, mimeType, blob: base64(data) },
+});
+export const resourceLink = (link: Omit<ResourceLink, 'type'>): ResourceLink => ({ type: 'resource_link', ...link });
+
+/** A result a handler returns as is: content blocks, optionally flagged as a tool-level error. */
+export function toolResult(content: ContentBlock[], options: Omit<ToolResult, 'content'> = {}): ToolResult {
+  return { content, ...options };
+}
+
+/** True when a handler returned a ready CallToolResult rather than a plain value. */
+export function isToolResult(value: unknown): value is ToolResult {
+  if (typeof value !== 'object' || value === null || !('content' in value)) return false;
+  const { content } = value as { content: unknown };
+  return (
+    Array.isArray(content) &&
+    content.every((block: unknown) => {
+      const type = (block as { type?: unknown } | null)?.type;
+      return typeof type === 'string' && CONTENT_TYPES.has(type);
+    })
+  );
+}

@@ -1,0 +1,23 @@
+import { JsonRpcId } from '../json-rpc/json-rpc.types';
+import { LoggingLevel } from '../session/logging-level';
+
+/** What a handler gets besides its arguments: who calls, how to report, how to stop. */
+export interface HandlerContext {
+  readonly toolName: string;
+  readonly clientId: string;
+  readonly requestId?: JsonRpcId;
+  readonly sessionId: string;
+  readonly traceId: string;
+  /** Fires on client cancellation, timeout or session end; long work must watch it. */
+  readonly signal: AbortSignal;
+  /** notifications/progress to the caller (only when it sent a progressToken); values must increase. */
+  progress(done: number, total?: number, message?: string): void;
+  /** notifications/message to the caller, filtered by its logging level. */
+  log(level: LoggingLevel, data: unknown): void;
+  /** The real cost of this call, for the ledger and budgets (else the estimate applies). */
+  reportCost(amount: number): void;
+  /** sampling/createMessage on the client; fails when the client did not declare `sampling`. */
+  sample(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** elicitation/create on the client; fails when the client did not declare `elicitation`. */
+  elicit(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+}

@@ -1,0 +1,39 @@
+import { Type } from '@nestjs/common';
+
+/** MCP tool annotations (hints to clients, never trusted for security). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** Limits a handler declares for itself; governance may apply stricter ones per client. */
+export interface HandlerRateLimits {
+  maxCallsPerMinute?: number;
+  maxCallsPerDay?: number;
+}
+
+export type JsonSchemaObject = Record<string, unknown>;
+
+export interface HandlerOptions {
+  /** The tool name; must match ^[a-zA-Z0-9_-]{1,64}$ (clients reject dots). */
+  name: string;
+  title?: string;
+  description: string;
+  /** `<category>/<name>` of a skill whose SKILL.md body is appended to the description. */
+  skill?: string;
+  /** Cost charged when the handler reports none (budget units). */
+  estimatedCost?: number;
+  /** Expected upper bound of a normal run; a hint for clients and progress heartbeats. */
+  maxDurationSeconds?: number;
+  /** Hard limit; defaults to tools.default_timeout_seconds. */
+  timeoutSeconds?: number;
+  /** `hidden` tools are never listed nor callable by clients. */
+  visibility?: 'public' | 'hidden';
+  annotations?: ToolAnnotations;
+  /** JSON Schema of structuredContent, or a DTO class to generate it from. */
+  outputSchema?: JsonSchemaObject | Type;
+  rateLimits?: HandlerRateLimits;
+}

@@ -1,0 +1,96 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { GATEWAY_CONFIG } from '../config/config.constants';
+import { GatewayConfig } from '../config/gateway-config';
+import { RegisteredTool } from './registered-tool';
+import { SkillTextSource } from './skill-text-source';
+import { ToolRegistry } from './tool.registry';
+import {
+  META_ESTIMATED_COST,
+  META_MAX_DURATION_SECONDS,
+  META_RATE_LIMITS,
+  META_TIMEOUT_SECONDS,
+  SKILL_TEXT_SOURCE,
+} from './tools.constants';
+
+export interface ToolListEntry {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  _meta: Record<string, unknown>;
+}
+
+/**
+ * The `tools/list` entries, built once per registry (and skill catalog)
+ * version instead of on every request.
+ */
+@Injectable()
+export class ToolListCache {
+  private cached?: { key: string; entries: Map<string, ToolListEntry> };
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Optional() @Inject(SKILL_TEXT_SOURCE) private readonly skills?: SkillTextSource,
+  ) {}
+
+  /** Entries in registry order, each shared by every client that may see the tool. */
+  entries(): Map<string, ToolListEntry> {
+    const key = `${this.registry.version}:${this.skills?.version ?? 0}`;
+    if (this.cached?.key !== key) {
+      const entries = new Map(this.registry.list().map((tool) => [tool.name, this.toEntry(tool)]));
+      this.cached = { key, entries };
+    }
+    return this.cached.entries;
+  }
+
+  private toEntry(tool: RegisteredTool): ToolListEntry {
+    const { options } = tool;
+    const entry: ToolListEntry = {
+      name: tool.name,
+      description: this.describe(tool),
+      inputSchema: tool.inputSchema,
+      _meta: this.governanceHints(tool),
+    };
+    if (options.title !== undefined) entry.title = options.title;
+    if (tool.outputSchema !== undefined) entry.outputSchema = tool.outputSchema;
+    if (options.annotations !== undefined) entry.annotations = { ...options.annotations };
+    return entry;
+  }
+
+  private describe(tool: RegisteredTool): string {
+    const skillRef = tool.options.skill;
+    const body = skillRef === undefined ? undefined : this.skills?.skillBody(skillRef);
+    return body === undefined ? tool.options.description : `${tool.options.description}\n\n${body.trim()}`;
+  }
+
+  /** What a client may plan around: cost, limits (the stricter of handler and default quota), time. */
+  private governanceHints(tool: RegisteredTool): Record<string, unknown> {
+    const { options } = tool;
+    const quota = this.config.governance.default_quota;
+    const meta: Record<string, unknown> = {
+      [META_TIMEOUT_SECONDS]: options.timeoutSeconds ?? this.config.tools.default_timeout_seconds,
+    };
+    if (options.estimatedCost !== undefined) meta[META_ESTIMATED_COST] = options.estimatedCost;
+    if (options.maxDurationSeconds !== undefined) meta[META_MAX_DURATION_SECONDS] = options.maxDurationSeconds;
+    if (this.config.governance.enabled || options.rateLimits) {
+      meta[META_RATE_LIMITS] = {
+        maxCallsPerMinute: stricter(options.rateLimits?.maxCallsPerMinute, this.governed(quota.max_calls_per_minute)),
+        maxCallsPerDay: stricter(options.rateLimits?.maxCallsPerDay, this.governed(quota.max_calls_per_day)),
+      };
+    }
+    return meta;
+  }
+
+  private governed(limit: number): number | undefined {
+    return this.config.governance.enabled ? limit : undefined;
+  }
+}
+
+function stricter(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return Math.min(a, b);
+}

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { ErrorCode } from '../errors/error-code';
+import { GatewayError } from '../errors/gateway.error';
+import { McpMethod } from '../json-rpc/mcp-method.decorator';
+import { McpContext, McpParams } from '../json-rpc/mcp-params.decorator';
+import { McpRequestContext } from '../json-rpc/mcp-request-context';
+import { JsonRpcParams } from '../json-rpc/json-rpc.types';
+import { ToolResult } from './content';
+import { paginate } from './list-cursor';
+import { ToolListCache, ToolListEntry } from './tool-list.cache';
+import { ToolVisibility } from './tool-visibility';
+import { ToolExecutor } from './tool.executor';
+import { ToolRegistry } from './tool.registry';
+import { TOOLS_PAGE_SIZE } from './tools.constants';
+
+/** `tools/list` and `tools/call`. Governance and the ledger wrap these through guards and interceptors. */
+@Injectable()
+export class ToolsMethods {
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly cache: ToolListCache,
+    private readonly visibility: ToolVisibility,
+    private readonly executor: ToolExecutor,
+  ) {}
+
+  @McpMethod('tools/list')
+  list(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
+    const visible: ToolListEntry[] = [];
+    for (const [name, entry] of this.cache.entries()) {
+      const tool = this.registry.get(name);
+      if (tool && this.visibility.isVisible(tool, ctx.clientId)) visible.push(entry);
+    }
+    const page = paginate(visible, params.cursor, TOOLS_PAGE_SIZE);
+    return page.nextCursor === undefined ? { tools: page.items } : { tools: page.items, nextCursor: page.nextCursor };
+  }
+
+  @McpMethod('tools/call', { audited: true })
+  async call(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext): Promise<ToolResult> {
+    const { name, arguments: args = {} } = params;
+    if (typeof name !== 'string' || name.length === 0) {
+      throw GatewayError.invalidParams('tools/call needs params.name (a tool name)', { field: 'name' });
+    }
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      throw GatewayError.invalidParams('params.arguments must be an object', { field: 'arguments' });
+    }
+    ctx.call.target = name;
+    const tool = this.registry.get(name);
+    // A tool the client may not see answers exactly like one that does not exist.
+    if (!tool || !this.visibility.isVisible(tool, ctx.clientId)) {
+      throw new GatewayError(ErrorCode.ToolNotFound, `Tool not found: ${name}`, { data: { tool: name } });
+    }
+    const validated = await tool.validate(args as Record<string, unknown>);
+    return this.executor.execute(tool, validated, ctx);
+  }
+}

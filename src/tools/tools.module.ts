@@ -1,0 +1,32 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { ServerCapabilities } from '../lifecycle/server-capabilities.service';
+import { ResourcesModule } from '../resources/resources.module';
+import { HandlerExplorer } from './handler.explorer';
+import { ToolListCache } from './tool-list.cache';
+import { ToolVisibility } from './tool-visibility';
+import { ToolExecutor } from './tool.executor';
+import { ToolRegistry } from './tool.registry';
+import { ToolsListChangedNotifier } from './tools-list-changed.notifier';
+import { ToolsMethods } from './tools.methods';
+
+@Module({
+  imports: [DiscoveryModule, ResourcesModule],
+  providers: [
+    ToolRegistry,
+    HandlerExplorer,
+    ToolListCache,
+    ToolVisibility,
+    ToolExecutor,
+    ToolsMethods,
+    ToolsListChangedNotifier,
+  ],
+  exports: [ToolRegistry, ToolVisibility],
+})
+export class ToolsModule implements OnModuleInit {
+  constructor(private readonly capabilities: ServerCapabilities) {}
+
+  onModuleInit(): void {
+    this.capabilities.declare('tools', { listChanged: true });
+  }
+}
