@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HandlerContext } from '../../tools/handler-context';
 import { HandlerExplorer } from '../../tools/handler.explorer';
+import { ToolResultMapper } from '../../tools/tool-result.mapper';
 import { ToolError } from '../../tools/tool.error';
 import { ToolRegistry } from '../../tools/tool.registry';
 import { DemoCapabilityModule } from './demo-capability.module';
@@ -62,7 +63,11 @@ describe('DemoCapabilityModule', () => {
       required?: string[];
     };
     expect(search.required).toEqual(['query']);
-    expect(search.properties.category).toMatchObject({ enum: [...CATEGORIES] });
+    // Optional properties admit null, as the gateway's validation does.
+    expect(search.properties.category.anyOf).toContainEqual({
+      type: 'string',
+      enum: [...CATEGORIES],
+    });
     expect(search.properties.limit).toMatchObject({ minimum: 1, maximum: 50 });
     expect(search.properties.query.description).toEqual(expect.stringContaining('Keywords'));
 
@@ -100,6 +105,26 @@ describe('DemoCapabilityModule', () => {
     expect(result).toEqual({
       results: [{ sku: 'COOKSET-2P', stock: 10, reorderPoint: 8, status: 'in_stock' }],
     });
+  });
+
+  it('maps the results to CallToolResults as clients receive them', async () => {
+    const mapper = new ToolResultMapper();
+
+    const check = tool('inventory_check_stock');
+    const stock = await check.execute(
+      await check.validate({ skus: ['SPORK-TI', 'KAYAK-1'] }),
+      context,
+    );
+    // Checked against the declared outputSchema; a mismatch would throw.
+    expect(mapper.toResult(check, stock)).toMatchObject({
+      structuredContent: { results: [{ status: 'out' }, { status: 'unknown', stock: null }] },
+    });
+
+    const report = tool('inventory_reorder_report');
+    const args = await report.validate({ warehouse: 'east', delayMsPerItem: 0 });
+    const result = mapper.toResult(report, await report.execute(args, context));
+    expect(result.content.map((block) => block.type)).toEqual(['text', 'resource']);
+    expect(result.structuredContent).toBeUndefined();
   });
 
   describe('skills', () => {

@@ -100,6 +100,14 @@ describe('InventoryCapability', () => {
       expect(five.products).toHaveLength(5);
     });
 
+    it('treats optional arguments sent as null as absent', () => {
+      const result = inventory.search(
+        search({ query: 'tent', category: null, inStockOnly: null, limit: null }),
+        testContext().ctx,
+      );
+      expect(result).toMatchObject({ total: 6, returned: 6 });
+    });
+
     it('returns nothing for an unmatched query', () => {
       expect(inventory.search(search({ query: 'kayak' }), testContext().ctx)).toEqual({
         total: 0,
@@ -197,6 +205,16 @@ describe('InventoryCapability', () => {
       const rows = ('text' in resource ? resource.text : '').trimEnd().split('\r\n').slice(1);
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.every((row) => row.split(',')[3] === 'central')).toBe(true);
+    });
+
+    it('treats a null warehouse and delay as absent', async () => {
+      const { ctx, progress } = testContext();
+      const result = await inventory.reorderReport(
+        reorder({ warehouse: null, delayMsPerItem: null }),
+        ctx,
+      );
+      expect(progress).toHaveLength(30);
+      expect((result.content[0] as TextContent).text).toContain('(all warehouses)');
     });
 
     it('stops early when its signal is aborted', async () => {

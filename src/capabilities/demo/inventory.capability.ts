@@ -120,9 +120,10 @@ export class InventoryCapability {
   })
   async reorderReport(dto: ReorderReportDto, ctx: HandlerContext): Promise<ToolResult> {
     const delayMs = dto.delayMsPerItem ?? DEFAULT_DELAY_MS_PER_ITEM;
+    const warehouse = dto.warehouse ?? undefined;
     const products = this.store
       .listProducts()
-      .filter((product) => dto.warehouse === undefined || product.warehouse === dto.warehouse);
+      .filter((product) => warehouse === undefined || product.warehouse === warehouse);
     const today = new Date();
     const due: ReorderLine[] = [];
     for (const [index, product] of products.entries()) {
@@ -136,8 +137,8 @@ export class InventoryCapability {
       );
     }
     const lines = sortReorderLines(due);
-    const scope = dto.warehouse ?? 'all';
-    const scopeLabel = dto.warehouse ? `warehouse ${dto.warehouse}` : 'all warehouses';
+    const scope = warehouse ?? 'all';
+    const scopeLabel = warehouse ? `warehouse ${warehouse}` : 'all warehouses';
     const uri = `demo://inventory/reorder-report/${scope}.csv`;
     return toolResult([
       text(`${reorderSummary(lines, products.length, scopeLabel)}\nFull report (CSV): ${uri}`),

@@ -2,8 +2,9 @@ import { Category, Product } from './demo.types';
 
 export interface ProductSearch {
   query: string;
-  category?: Category;
-  inStockOnly?: boolean;
+  /** null or absent: every category (optional arguments may be sent as null). */
+  category?: Category | null;
+  inStockOnly?: boolean | null;
 }
 
 /** `*` lists every product (narrow it with the filters). */
@@ -21,7 +22,7 @@ export function searchProducts(products: readonly Product[], search: ProductSear
       : search.query.toLowerCase().split(/\s+/).filter(Boolean);
   return products.filter(
     (product) =>
-      (search.category === undefined || product.category === search.category) &&
+      (search.category == null || product.category === search.category) &&
       (!search.inStockOnly || product.stock > 0) &&
       words.every((word) => matches(product, word)),
   );

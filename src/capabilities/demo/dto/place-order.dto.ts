@@ -26,6 +26,7 @@ export class PlaceOrderDto {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(25)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => OrderItemDto)
   items!: OrderItemDto[];

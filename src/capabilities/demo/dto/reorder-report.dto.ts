@@ -8,7 +8,7 @@ export class ReorderReportDto {
   @Description('Only products stored in this warehouse. Default: all warehouses.')
   @IsOptional()
   @IsIn(WAREHOUSES)
-  warehouse?: Warehouse;
+  warehouse?: Warehouse | null;
 
   @Description(
     `Simulated lookup time per product in milliseconds, 0-2000 (demo only; the real report queries suppliers). ` +
@@ -18,5 +18,5 @@ export class ReorderReportDto {
   @IsInt()
   @Min(0)
   @Max(2000)
-  delayMsPerItem?: number = DEFAULT_DELAY_MS_PER_ITEM;
+  delayMsPerItem?: number | null = DEFAULT_DELAY_MS_PER_ITEM;
 }

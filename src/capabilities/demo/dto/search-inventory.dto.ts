@@ -27,17 +27,17 @@ export class SearchInventoryDto {
   @Description('Only products of this category.')
   @IsOptional()
   @IsIn(CATEGORIES)
-  category?: Category;
+  category?: Category | null;
 
   @Description('When true, leave out products with zero units on hand. Default false.')
   @IsOptional()
   @IsBoolean()
-  inStockOnly?: boolean;
+  inStockOnly?: boolean | null;
 
   @Description(`Most products to return, 1-50. Default ${DEFAULT_SEARCH_LIMIT}.`)
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(50)
-  limit?: number = DEFAULT_SEARCH_LIMIT;
+  limit?: number | null = DEFAULT_SEARCH_LIMIT;
 }
