@@ -8,19 +8,22 @@
  * into `$defs`; `required` = every property without @IsOptional; `additionalProperties: false`;
  * null admitted where validation skips null (@IsOptional, @Nullable).
  *
- * Where class-validator is looser than any useful schema, the schema is STRICTER (a value the
- * schema accepts always validates):
- * - `@ValidateNested()` alone also lets through `undefined` and arrays of the DTO: add
- *   `@IsObject()` (single) or `@IsArray()` + `@IsObject({ each: true })` (arrays) for parity;
+ * Where class-validator is looser than any useful schema, the schema is STRICTER, so a value the
+ * schema accepts validates:
+ * - `@ValidateNested()` alone also lets through `undefined` and arrays (even nested arrays) of
+ *   the DTO: add `@IsObject()` (single) or `@IsArray()` + `@IsObject({ each: true })` (arrays);
+ *   likewise a property whose only decorator is `@Allow()` is still listed as required;
  * - a validator with `{ each: true }` also validates a non-array value itself: add `@IsArray()`;
  * - `@IsEnum(NumericEnum)` also accepts the members' names ('Low' for Level.Low = 1);
  * - `@ValidateIf(cond)` (other than @Nullable's) and per-validator `validateIf` are treated as
  *   always true; validation groups are ignored.
- * `format`s (email, uri, uuid, date-time) are hints: validator.js and JSON Schema format checkers
- * disagree on edge cases. Opaque custom validators contribute only their design type.
+ * Where the schema cannot know, it is LOOSER: opaque custom validators (registerDecorator) only
+ * contribute their primitive design type, and `format`s (email, uri, uuid, date-time) are hints
+ * on which validator.js and JSON Schema format checkers disagree in edge cases.
+ *
+ * Decorators for what the library lacks: @Description (class or property), @Nullable, @OneOf.
  */
 export { generateDtoSchema } from './dto-schema.generator';
-export { Description, Nullable, OneOf, isNullableCondition } from './schema.decorators';
+export { Description, Nullable, OneOf } from './schema.decorators';
 export type { ClassOrPropertyDecorator } from './schema.decorators';
 export type { DtoAlternative, OneOfAlternative } from './one-of.alternatives';
-export { allowNull } from './null-schema';

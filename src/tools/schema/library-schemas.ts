@@ -1,4 +1,4 @@
-import { getMetadataStorage } from 'class-validator';
+import { getMetadataStorage, MetadataStorage } from 'class-validator';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import type { IOptions } from 'class-validator-jsonschema/build/options';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
@@ -19,31 +19,40 @@ export interface LibrarySchema {
   readonly schema: SchemaNode;
 }
 
+type MetadataMap = Map<unknown, readonly unknown[]>;
+
 /**
- * Total number of class-validator metadata entries, or undefined when the storage's layout is not
- * the one known here (then every call recomputes: slower, never stale). `validationMetadatas` is
- * private in the typings; class-validator-jsonschema reads the very same field.
+ * class-validator's metadata per target class, or undefined if its storage is not laid out as
+ * known here. The field is private in the typings, but it is exactly what
+ * validationMetadatasToSchemas iterates (with getTargetValidatorConstraints, which is public).
  */
-function metadataCount(): number | undefined {
-  const map: unknown = Reflect.get(getMetadataStorage(), 'validationMetadatas');
+function metadataMap(storage: MetadataStorage): MetadataMap | undefined {
+  const map: unknown = Reflect.get(storage, 'validationMetadatas');
   if (!(map instanceof Map)) return undefined;
-  let count = 0;
-  for (const list of map.values()) count += Array.isArray(list) ? list.length : 0;
-  return count;
+  for (const list of map.values()) if (!Array.isArray(list)) return undefined;
+  return map as MetadataMap;
 }
 
 /**
- * The library's schema map (`validationMetadatasToSchemas`: every registered class at once),
- * computed lazily and recomputed when metadata was registered since — capability modules load
- * their DTOs after the gateway's own. It also knows which class stands behind each name: the
- * library keys schemas by class NAME, so two classes of the same name would silently share a
- * merged schema; asking for such a name fails loudly instead.
+ * The library's schema map (`validationMetadatasToSchemas`), computed lazily, and recomputed when
+ * classes were registered since (capability modules load their DTOs after the gateway's own).
+ *
+ * A class's schema depends only on its own and its ancestors' metadata, which is static once the
+ * class is loaded, so a recomputation converts only the classes that are new (or whose metadata
+ * count changed) plus their ancestors, through a view of the storage restricted to them. Converting
+ * every class each time would make loading N DTO classes one by one cost O(N²).
+ *
+ * It also knows which class stands behind each name: the library keys schemas by class NAME, so
+ * two classes of the same name would silently share one merged schema; asking for such a name
+ * fails loudly instead.
  */
 export class LibrarySchemas {
-  private schemas: Record<string, SchemaNode> = {};
-  private classesByName = new Map<string, Set<ClassConstructor>>();
-  private computedAt: number | undefined;
-  private computed = false;
+  private readonly schemas = new Map<string, SchemaNode>();
+  private readonly classesByName = new Map<string, Set<ClassConstructor>>();
+  /** Metadata count per target class when it was last converted. */
+  private readonly converted = new Map<unknown, number>();
+  /** Where the converters report the classes of the computation under way. */
+  private recording: Map<string, Set<ClassConstructor>> | undefined;
 
   readonly options: Partial<IOptions> & Pick<IOptions, 'refPointerPrefix'> = {
     refPointerPrefix: INTERNAL_REF_PREFIX,
@@ -56,8 +65,9 @@ export class LibrarySchemas {
     this.refreshIfStale();
     for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype;) {
       const candidate = c as ClassConstructor;
-      if (this.classesByName.get(candidate.name)?.has(candidate))
+      if (this.classesByName.get(candidate.name)?.has(candidate)) {
         return this.byName(candidate.name);
+      }
       c = Object.getPrototypeOf(candidate);
     }
     return undefined;
@@ -67,7 +77,7 @@ export class LibrarySchemas {
   byName(name: string): LibrarySchema | undefined {
     this.refreshIfStale();
     const classes = this.classesByName.get(name);
-    const schema = this.schemas[name];
+    const schema = this.schemas.get(name);
     if (!classes || !schema) return undefined;
     if (classes.size > 1) {
       throw new Error(
@@ -81,17 +91,59 @@ export class LibrarySchemas {
   }
 
   private refreshIfStale(): void {
-    const count = metadataCount();
-    if (this.computed && count !== undefined && count === this.computedAt) return;
-    this.classesByName = new Map();
-    this.schemas = validationMetadatasToSchemas(this.options) as Record<string, SchemaNode>;
-    this.computedAt = count;
-    this.computed = true;
+    const storage = getMetadataStorage();
+    const all = metadataMap(storage);
+    if (!all) {
+      // Unknown storage layout: convert everything, every time (slower, never stale).
+      this.convert(storage);
+      return;
+    }
+    const stale = [...all].filter(([target, list]) => this.converted.get(target) !== list.length);
+    if (stale.length === 0) return;
+    const subset: MetadataMap = new Map();
+    for (const [target, list] of stale) {
+      subset.set(target, list);
+      if (typeof target !== 'function') continue;
+      for (const [other, otherList] of all) {
+        // Ancestors: the library merges their metadata into the subclass's schema.
+        if (typeof other === 'function' && target.prototype instanceof other) {
+          subset.set(other, otherList);
+        }
+      }
+    }
+    const view = {
+      validationMetadatas: subset,
+      getTargetValidatorConstraints: (target: ClassConstructor) =>
+        storage.getTargetValidatorConstraints(target),
+    } as unknown as MetadataStorage;
+    this.convert(view);
+    for (const [target, list] of stale) this.converted.set(target, list.length);
+  }
+
+  /** Runs the library over `storage` and merges the result, only if the whole run succeeded. */
+  private convert(storage: MetadataStorage): void {
+    const recording = new Map<string, Set<ClassConstructor>>();
+    this.recording = recording;
+    let schemas: Record<string, SchemaNode>;
+    try {
+      schemas = validationMetadatasToSchemas({
+        ...this.options,
+        classValidatorMetadataStorage: storage,
+      }) as Record<string, SchemaNode>;
+    } finally {
+      this.recording = undefined;
+    }
+    for (const [name, schema] of Object.entries(schemas)) this.schemas.set(name, schema);
+    for (const [name, classes] of recording) {
+      const known = this.classesByName.get(name);
+      if (known) for (const cls of classes) known.add(cls);
+      else this.classesByName.set(name, classes);
+    }
   }
 
   private recordClass(cls: ClassConstructor): void {
-    const known = this.classesByName.get(cls.name);
+    const known = this.recording?.get(cls.name);
     if (known) known.add(cls);
-    else this.classesByName.set(cls.name, new Set([cls]));
+    else this.recording?.set(cls.name, new Set([cls]));
   }
 }
