@@ -1,8 +1,11 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
+import { AdminModule } from './admin/admin.module';
 import { GatewayConfig, TransportKind } from './config/gateway-config';
 import { GatewayConfigModule } from './config/gateway-config.module';
+import { GovernanceModule } from './governance/governance.module';
 import { HealthModule } from './health/health.module';
 import { JsonRpcModule } from './json-rpc/json-rpc.module';
+import { LedgerModule } from './ledger/ledger.module';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { PromptsModule } from './prompts/prompts.module';
 import { loadCapabilityModules } from './capabilities/capability-modules.loader';
@@ -16,6 +19,8 @@ import { StdioTransportModule } from './transport/stdio/stdio-transport.module';
 export interface AppModuleOptions {
   transport: TransportKind | 'none';
   config: GatewayConfig;
+  /** The file `config` was read from (governance reloads its rules from it). */
+  configSource?: string;
   /** Capability or test modules added to the graph (they may declare MCP methods, guards...). */
   extraModules?: Array<Type | DynamicModule>;
 }
@@ -30,6 +35,9 @@ const CORE_MODULES = [
   ResourcesModule,
   ToolsModule,
   PromptsModule,
+  LedgerModule,
+  AdminModule,
+  GovernanceModule,
 ];
 
 const TRANSPORT_MODULES: Record<AppModuleOptions['transport'], Array<Type>> = {
@@ -44,7 +52,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        GatewayConfigModule.forRoot(options.config),
+        GatewayConfigModule.forRoot(options.config, options.configSource),
         ...CORE_MODULES,
         ...loadCapabilityModules(options.config),
         ...(options.extraModules ?? []),

@@ -9,6 +9,7 @@ import { OriginMiddleware } from '../transport/http/origin.middleware';
 
 export interface HttpGatewayOptions {
   config: GatewayConfig;
+  configSource?: string;
   logger: LoggerService | false;
   extraModules?: AppModuleOptions['extraModules'];
 }
@@ -19,7 +20,12 @@ export async function createHttpGateway(
 ): Promise<NestExpressApplication> {
   const { config } = options;
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot({ transport: 'http', config, extraModules: options.extraModules }),
+    AppModule.forRoot({
+      transport: 'http',
+      config,
+      configSource: options.configSource,
+      extraModules: options.extraModules,
+    }),
     {
       // The MCP routes read raw bytes themselves so that the JSON-RPC parser owns parse errors.
       bodyParser: false,

@@ -6,6 +6,7 @@ import { StdioTransport } from '../transport/stdio/stdio.transport';
 
 export interface StdioGatewayOptions {
   config: GatewayConfig;
+  configSource?: string;
   logger: LoggerService;
   extraModules?: AppModuleOptions['extraModules'];
 }
@@ -19,6 +20,7 @@ export async function runStdioGateway(options: StdioGatewayOptions): Promise<voi
     AppModule.forRoot({
       transport: 'stdio',
       config: options.config,
+      configSource: options.configSource,
       extraModules: options.extraModules,
     }),
     { logger: options.logger },

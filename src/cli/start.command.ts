@@ -1,3 +1,4 @@
+import { INestApplication } from '@nestjs/common';
 import { Command, Option } from 'commander';
 import { runStdioGateway } from '../bootstrap/stdio.bootstrap';
 import { createHttpGateway, listenHttpGateway } from '../bootstrap/http.bootstrap';
@@ -58,10 +59,11 @@ async function start(flags: StartFlags): Promise<void> {
     );
   }
   if (config.transport === 'stdio') {
-    await runStdioGateway({ config, logger });
+    await runStdioGateway({ config, configSource: source, logger });
     process.exit(0);
   }
-  const app = await createHttpGateway({ config, logger });
+  const app = await createHttpGateway({ config, configSource: source, logger });
+  exitZeroOnStop(app);
   const address = await listenHttpGateway(app, config);
   const scheme = config.http.tls.enabled ? 'https' : 'http';
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -69,4 +71,26 @@ async function start(flags: StartFlags): Promise<void> {
     { msg: 'listening', url: `${scheme}://${host}:${address.port}/mcp`, port: address.port },
     'Bootstrap',
   );
+}
+
+/**
+ * An orderly stop is a success. Nest's shutdown hook closes the app and then
+ * re-raises the signal, so the process would die "killed by SIGTERM" (143).
+ * This listener shares that same shutdown (Nest runs it once however often it
+ * is asked) and exits 0 when it is done; it stays registered, so the
+ * re-raised signal lands here too instead of killing the process.
+ */
+function exitZeroOnStop(app: INestApplication): void {
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        printError(`owlclaw: shutdown failed: ${err instanceof Error ? err.message : String(err)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }

@@ -3,3 +3,10 @@
  * name) because interfaces vanish at runtime and a string could collide.
  */
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');
+
+/**
+ * Injection token for the absolute path of the config file the gateway was
+ * started from (undefined when it runs on defaults and environment only).
+ * Governance watches it to reload its rules without a restart.
+ */
+export const GATEWAY_CONFIG_SOURCE = Symbol('GATEWAY_CONFIG_SOURCE');

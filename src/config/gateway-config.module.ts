@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@nestjs/config';
-import { GATEWAY_CONFIG } from './config.constants';
+import { GATEWAY_CONFIG, GATEWAY_CONFIG_SOURCE } from './config.constants';
 import { GatewayConfig } from './gateway-config';
 
 /**
@@ -13,7 +13,8 @@ import { GatewayConfig } from './gateway-config';
  */
 @Module({})
 export class GatewayConfigModule {
-  static forRoot(config: GatewayConfig): DynamicModule {
+  /** `source`: the file the config was read from, if any (for reloading rules). */
+  static forRoot(config: GatewayConfig, source?: string): DynamicModule {
     return {
       module: GatewayConfigModule,
       global: true,
@@ -24,8 +25,12 @@ export class GatewayConfigModule {
           load: [() => ({ mcp_server: config })],
         }),
       ],
-      providers: [{ provide: GATEWAY_CONFIG, useValue: config }],
-      exports: [GATEWAY_CONFIG],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        // A factory: Nest does not accept `useValue: undefined`.
+        { provide: GATEWAY_CONFIG_SOURCE, useFactory: () => source },
+      ],
+      exports: [GATEWAY_CONFIG, GATEWAY_CONFIG_SOURCE],
     };
   }
 }

@@ -1,5 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
+import { RedisHealthIndicator } from '../governance/redis/redis.health';
+import { LedgerHealthIndicator } from '../ledger/ledger.health';
 import { GatewayHealthIndicator } from './gateway.health';
 
 /** Kubernetes probes: /health is liveness (the process answers), /health/ready gates traffic. */
@@ -8,6 +10,8 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly gateway: GatewayHealthIndicator,
+    private readonly ledger: LedgerHealthIndicator,
+    private readonly redis: RedisHealthIndicator,
   ) {}
 
   @Get()
@@ -19,6 +23,9 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   ready() {
-    return this.health.check([() => this.gateway.check()]);
+    const checks = [() => this.gateway.check(), () => this.ledger.check()];
+    // Redis holds the shared quota counters in redis mode; without it calls are refused.
+    if (this.redis.enabled) checks.push(() => this.redis.check());
+    return this.health.check(checks);
   }
 }

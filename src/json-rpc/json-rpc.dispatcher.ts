@@ -248,6 +248,7 @@ export class JsonRpcDispatcher {
           logger === undefined ? { level, data } : { level, logger, data };
         return session.notify('notifications/message', params, sink);
       },
+      closeStream: () => sink?.closeConnection?.() ?? false,
     };
   }
 }

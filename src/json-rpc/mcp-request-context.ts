@@ -41,4 +41,10 @@ export interface McpRequestContext {
   request(method: string, params?: JsonRpcParams, timeoutMs?: number): Promise<unknown>;
   /** `notifications/message` to this session, sent only at or above the level it set. */
   log(level: LoggingLevel, data: unknown, logger?: string): boolean;
+  /**
+   * Ends the connection carrying this request's stream while the request goes
+   * on; the client reconnects with Last-Event-ID and gets the rest (SEP-1699).
+   * False when the transport cannot resume it (no such stream, stdio, older clients).
+   */
+  closeStream?(): boolean;
 }

@@ -8,6 +8,16 @@ export type LedgerOutcome =
   | 'cancelled'
   | 'error';
 
+/** Every outcome, for validating filters (keep in step with LedgerOutcome). */
+export const LEDGER_OUTCOMES: readonly LedgerOutcome[] = [
+  'success',
+  'tool_error',
+  'denied',
+  'timeout',
+  'cancelled',
+  'error',
+];
+
 /** One ledger row: one tools/call or resources/read, whatever its outcome. */
 export interface LedgerRow {
   /** Epoch milliseconds when the call started. */

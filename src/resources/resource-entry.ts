@@ -1,3 +1,4 @@
+import { ResourceEntry } from './resource-provider';
 import { SkillRecord } from './skill-record';
 
 export const SKILL_MIME_TYPE = 'text/markdown';
@@ -6,8 +7,8 @@ export const META_TAGS = 'owlclaw/tags';
 export const META_CATEGORY = 'owlclaw/category';
 
 /** The `resources/list` entry of a skill (its seed URI reads SKILL.md). */
-export function toResourceEntry(skill: SkillRecord): Record<string, unknown> {
-  const entry: Record<string, unknown> = {
+export function toResourceEntry(skill: SkillRecord): ResourceEntry {
+  const entry: ResourceEntry = {
     uri: skill.uri,
     name: skill.name,
     mimeType: SKILL_MIME_TYPE,

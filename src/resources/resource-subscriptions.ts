@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { McpSession } from '../session/mcp-session';
+import { canonicalSkillUri } from './skill-uri';
 
 /** Which session watches which resource URIs; a closed session leaves nothing behind. */
 @Injectable()
@@ -16,8 +17,16 @@ export class ResourceSubscriptions {
     uris.add(uri);
   }
 
+  /** Ends every subscription of the session to this resource, however the client spelled it. */
   unsubscribe(session: McpSession, uri: string): boolean {
-    return this.bySession.get(session)?.delete(uri) ?? false;
+    const uris = this.bySession.get(session);
+    if (!uris) return false;
+    const canonical = canonicalSkillUri(uri);
+    let removed = false;
+    for (const subscribed of [...uris]) {
+      if (canonicalSkillUri(subscribed) === canonical) removed = uris.delete(subscribed) || removed;
+    }
+    return removed;
   }
 
   /** Sessions with subscriptions the predicate accepts, each with those URIs. */

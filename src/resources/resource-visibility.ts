@@ -1,12 +1,17 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { VisibilityPolicy } from '../governance/visibility/visibility.policy';
 
 /**
  * Whether a client may see (and therefore read) a resource. Lists and reads
- * ask the same question here; per-client rules arrive with governance.
+ * ask the same question here; the answer is governance's VisibilityPolicy
+ * (per-client globs over `skill://` URIs). Without governance in the graph
+ * everything is visible.
  */
 @Injectable()
 export class ResourceVisibility {
-  isVisible(_uri: string, _clientId: string): boolean {
-    return true;
+  constructor(@Optional() private readonly policy?: VisibilityPolicy) {}
+
+  isVisible(uri: string, clientId: string): boolean {
+    return this.policy?.isResourceVisible(uri, clientId) ?? true;
   }
 }

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { SessionRegistry } from '../session/session.registry';
 import { ResourceSubscriptions } from './resource-subscriptions';
 import { CatalogChange, SkillCatalog } from './skill-catalog';
+import { canonicalSkillUri } from './skill-uri';
 
 /**
  * Turns catalog changes into notifications: `list_changed` to every session,
@@ -28,10 +29,13 @@ export class ResourcesChangeNotifier implements OnModuleInit, OnModuleDestroy {
 
   private publish(change: CatalogChange): void {
     if (change.listChanged) this.sessions.broadcast('notifications/resources/list_changed');
-    const affected = (uri: string) =>
-      change.changedSkillUris.some(
-        (skillUri) => uri === skillUri || uri.startsWith(`${skillUri}/`),
+    // Subscriptions keep the client's spelling (notifications use it); matching is on the canonical form.
+    const affected = (uri: string) => {
+      const canonical = canonicalSkillUri(uri);
+      return change.changedSkillUris.some(
+        (skillUri) => canonical === skillUri || canonical.startsWith(`${skillUri}/`),
       );
+    };
     for (const { session, uris } of this.subscriptions.subscribersMatching(affected)) {
       for (const uri of uris) session.notify('notifications/resources/updated', { uri });
     }

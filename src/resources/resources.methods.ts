@@ -6,118 +6,85 @@ import { McpContext, McpParams } from '../json-rpc/mcp-params.decorator';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
 import { JsonRpcParams } from '../json-rpc/json-rpc.types';
 import { paginate } from '../tools/list-cursor';
-import { bytesToContent, checkRange, readSkillFile } from './resource-read';
+import { META_CATEGORY, META_TAGS } from './resource-entry';
+import { ResourceEntry, ResourceReadResult } from './resource-provider';
+import { ResourceProviders } from './resource-providers';
 import { ResourceSubscriptions } from './resource-subscriptions';
 import { ResourceVisibility } from './resource-visibility';
-import { META_ETAG, SKILL_MIME_TYPE, toResourceEntry } from './resource-entry';
-import { SkillCatalog } from './skill-catalog';
-import { SkillResolver } from './skill-resolver';
 import { parseCategoryWildcard } from './skill-uri';
 
 export const RESOURCES_PAGE_SIZE = 50;
+export { META_NOT_MODIFIED } from './skill-resource.provider';
 
-/** A cached list entry plus the fields its filters need (stripped before it is sent). */
-type ListedSkill = Record<string, unknown> & { uri: string; _category: string; _tags: string[] };
-export const META_NOT_MODIFIED = 'owlclaw/notModified';
-
-/** `resources/*` over the skills catalog. Reads go through governance and the ledger like tool calls. */
+/**
+ * `resources/*` over every ResourceProvider (the skills catalog and those of
+ * capability modules). Reads go through governance and the ledger like tool
+ * calls; what a client may not see answers exactly like what does not exist.
+ */
 @Injectable()
 export class ResourcesMethods {
-  private listCache?: { version: number; entries: ListedSkill[] };
-
   constructor(
-    private readonly catalog: SkillCatalog,
-    private readonly resolver: SkillResolver,
+    private readonly providers: ResourceProviders,
     private readonly visibility: ResourceVisibility,
     private readonly subscriptions: ResourceSubscriptions,
   ) {}
 
-  /** Extension params: `category` (`skill://<category>/*` or a bare name) and `tags` (all must match). */
+  /**
+   * Every provider's resources, merged and paged. Extension params: `category`
+   * (`skill://<category>/*` or a bare name) and `tags` (all must match), which
+   * only entries carrying `owlclaw/category` / `owlclaw/tags` can match.
+   */
   @McpMethod('resources/list')
   list(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
     const category = categoryFilter(params.category);
     const tags = tagFilter(params.tags);
-    const visible = this.entries().filter(
-      (entry) =>
-        (category === undefined || entry._category === category) &&
-        tags.every((tag) => entry._tags.includes(tag)) &&
-        this.visibility.isVisible(entry.uri, ctx.clientId),
-    );
+    const visible = this.providers
+      .list()
+      .filter(
+        (entry) =>
+          (category === undefined || entry._meta?.[META_CATEGORY] === category) &&
+          tags.every((tag) => tagsOf(entry).includes(tag)) &&
+          this.visibility.isVisible(entry.uri, ctx.clientId),
+      );
     const page = paginate(visible, params.cursor, RESOURCES_PAGE_SIZE);
-    const resources = page.items.map(({ _category: _c, _tags: _t, ...entry }) => entry);
     return page.nextCursor === undefined
-      ? { resources }
-      : { resources, nextCursor: page.nextCursor };
+      ? { resources: page.items }
+      : { resources: page.items, nextCursor: page.nextCursor };
   }
 
   @McpMethod('resources/templates/list')
   templates() {
-    return {
-      resourceTemplates: [
-        {
-          uriTemplate: 'skill://{category}/{name}',
-          name: 'skill',
-          title: 'Skill',
-          description: "A skill's SKILL.md: how to use a business capability well",
-          mimeType: SKILL_MIME_TYPE,
-        },
-        {
-          uriTemplate: 'skill://{category}/{name}/{+path}',
-          name: 'skill-file',
-          title: 'Skill file',
-          description: 'A supporting file of a skill (references, scripts, templates)',
-        },
-      ],
-    };
+    return { resourceTemplates: this.providers.templates() };
   }
 
-  /** Extension params: `range` {start, end?} (bytes, end exclusive) and `ifNoneMatch` (an ETag). */
   @McpMethod('resources/read', { audited: true })
-  read(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
+  async read(
+    @McpParams() params: JsonRpcParams,
+    @McpContext() ctx: McpRequestContext,
+  ): Promise<ResourceReadResult> {
     const uri = params.uri;
     if (typeof uri !== 'string')
       throw GatewayError.invalidParams('resources/read needs params.uri', { field: 'uri' });
     ctx.call.target = uri;
-    const { skill, file } = this.resolver.resolveReadable(uri);
-    if (!this.visibility.isVisible(skill.uri, ctx.clientId) || !this.catalog.rootDir) {
-      throw new GatewayError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, {
-        data: { uri },
-      });
-    }
-    const snapshot = readSkillFile(this.catalog.rootDir, skill, file, uri);
-    const meta: Record<string, unknown> = {
-      [META_ETAG]: snapshot.etag,
-      'owlclaw/size': snapshot.bytes.length,
-      'owlclaw/lastModified': snapshot.lastModified,
-    };
-    if (params.ifNoneMatch !== undefined && params.ifNoneMatch === snapshot.etag) {
-      return { contents: [], _meta: { ...meta, [META_NOT_MODIFIED]: true } };
-    }
-    const range = checkRange(params.range, snapshot.bytes.length);
-    if (range) {
-      const slice = snapshot.bytes.subarray(range.start, range.end);
-      const rangeMeta = { ...meta, 'owlclaw/range': { start: range.start, end: range.end } };
-      return {
-        contents: [
-          { uri, mimeType: file.mimeType, blob: slice.toString('base64'), _meta: rangeMeta },
-        ],
-      };
-    }
-    return {
-      contents: [{ uri, mimeType: file.mimeType, ...bytesToContent(snapshot.bytes), _meta: meta }],
-    };
+    const { resource } = this.providers.resolve(uri);
+    if (!this.visibility.isVisible(resource.visibilityUri, ctx.clientId)) throw notFound(uri);
+    return resource.read({ uri, params, clientId: ctx.clientId, signal: ctx.signal });
   }
 
   @McpMethod('resources/subscribe')
   subscribe(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
-    const { skill } = this.resolver.resolveReadable(params.uri);
-    if (!this.visibility.isVisible(skill.uri, ctx.clientId)) {
-      throw new GatewayError(
-        ErrorCode.ResourceNotFound,
-        `Resource not found: ${String(params.uri)}`,
+    const uri = params.uri;
+    if (typeof uri !== 'string' || uri.length === 0)
+      throw GatewayError.invalidParams('resources/subscribe needs params.uri', { field: 'uri' });
+    const { provider, resource } = this.providers.resolve(uri);
+    if (!this.visibility.isVisible(resource.visibilityUri, ctx.clientId)) throw notFound(uri);
+    if (!provider.supportsSubscriptions) {
+      throw GatewayError.invalidParams(
+        `Resources of ${provider.schemes.map((s) => `${s}://`).join(', ')} do not support subscriptions`,
+        { uri },
       );
     }
-    this.subscriptions.subscribe(ctx.session, params.uri as string);
+    this.subscriptions.subscribe(ctx.session, uri);
     return {};
   }
 
@@ -128,20 +95,17 @@ export class ResourcesMethods {
     this.subscriptions.unsubscribe(ctx.session, params.uri);
     return {};
   }
+}
 
-  /** List entries are built once per catalog version; filters and pages slice the cached array. */
-  private entries() {
-    if (this.listCache?.version !== this.catalog.version) {
-      const entries = this.catalog.list().map((skill) => ({
-        ...toResourceEntry(skill),
-        uri: skill.uri,
-        _category: skill.category,
-        _tags: skill.tags,
-      }));
-      this.listCache = { version: this.catalog.version, entries };
-    }
-    return this.listCache.entries;
-  }
+function notFound(uri: string): GatewayError {
+  return new GatewayError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, {
+    data: { uri },
+  });
+}
+
+function tagsOf(entry: ResourceEntry): unknown[] {
+  const tags = entry._meta?.[META_TAGS];
+  return Array.isArray(tags) ? tags : [];
 }
 
 function categoryFilter(value: unknown): string | undefined {

@@ -6,7 +6,7 @@ import { JsonRpcDispatcher } from '../json-rpc/json-rpc.dispatcher';
 import { isFailure, JsonRpcResponse } from '../json-rpc/json-rpc.types';
 import { LATEST_PROTOCOL_VERSION } from '../json-rpc/protocol-version';
 import { SessionRegistry } from '../session/session.registry';
-import { resolveHttpClientId } from '../transport/http/http-client-id';
+import { ClientIdentityResolver } from '../governance/identity/client-identity.resolver';
 import { sendHttpError } from '../transport/http/http-reply';
 import { META_ETAG } from './resource-entry';
 import { META_NOT_MODIFIED } from './resources.methods';
@@ -38,6 +38,7 @@ export class SkillMirrorController {
   constructor(
     private readonly dispatcher: JsonRpcDispatcher,
     private readonly sessions: SessionRegistry,
+    private readonly identity: ClientIdentityResolver,
   ) {}
 
   @Get(':category/:name')
@@ -47,12 +48,8 @@ export class SkillMirrorController {
     @Req() req: Request,
     @Res() res: Response,
   ) {
-    let clientId: string;
-    try {
-      clientId = resolveHttpClientId(req);
-    } catch (err) {
-      return sendHttpError(res, 400, (err as Error).message);
-    }
+    const clientId = this.identity.identify(req, res);
+    if (clientId === undefined) return;
     const uri = formatSkillUri({ category, name, path: [] });
     const full = await this.readThroughGateway(clientId, {
       uri,

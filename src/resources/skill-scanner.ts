@@ -6,7 +6,7 @@ import { mimeTypeOf } from './mime-type';
 import { isInside } from './safe-path';
 import { skillsListIneligibility } from './skill-naming';
 import { SkillFile, SkillRecord } from './skill-record';
-import { formatSkillUri, SKILL_FILE } from './skill-uri';
+import { formatSkillUri, isServableName, SKILL_FILE } from './skill-uri';
 
 export interface ScanWarning {
   path: string;
@@ -113,7 +113,7 @@ export function parseFrontMatter(text: string): ParsedFrontMatter {
 }
 
 function directories(root: string, dir: string, warnings: ScanWarning[]): string[] {
-  return entries(dir, warnings)
+  return servableEntries(dir, warnings)
     .filter(
       (entry) =>
         entry.isDirectory() ||
@@ -130,7 +130,7 @@ function listFiles(
   warnings: ScanWarning[],
 ): SkillFile[] {
   const files: SkillFile[] = [];
-  for (const entry of entries(dir, warnings)) {
+  for (const entry of servableEntries(dir, warnings)) {
     const absPath = join(dir, entry.name);
     const relPath = prefix ? `${prefix}/${entry.name}` : entry.name;
     if (entry.isSymbolicLink()) {
@@ -157,6 +157,19 @@ function entries(dir: string, warnings: ScanWarning[]): Dirent[] {
     warnings.push({ path: dir, problem: `cannot read directory: ${(err as Error).message}` });
     return [];
   }
+}
+
+/** Entries whose names can be written as skill:// segments; the others are skipped with a warning. */
+function servableEntries(dir: string, warnings: ScanWarning[]): Dirent[] {
+  return entries(dir, warnings).filter((entry) => {
+    if (isServableName(entry.name)) return true;
+    warnings.push({
+      path: join(dir, entry.name),
+      problem:
+        'name contains a backslash or a control character, so no skill:// URI can name it; ignored',
+    });
+    return false;
+  });
 }
 
 function isSafeDirectory(root: string, dir: string): boolean {

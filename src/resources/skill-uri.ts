@@ -15,6 +15,24 @@ export interface CategoryWildcard {
   category: string;
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
+const FORBIDDEN_IN_SEGMENT = /[\\/\u0000-\u001f\u007f]/;
+
+/**
+ * Whether a file or directory name on disk can be a segment of a skill:// URI
+ * (the rule below, for an already decoded segment). A name that cannot is
+ * never served: a listing must not promise what a read would refuse.
+ */
+export function isServableName(name: string): boolean {
+  return (
+    name.length > 0 &&
+    name.length <= 255 &&
+    name !== '.' &&
+    name !== '..' &&
+    !FORBIDDEN_IN_SEGMENT.test(name)
+  );
+}
+
 /**
  * Segment rule: non-empty, not `.` or `..`, and free of separators, NUL and
  * control characters, checked after percent-decoding so that `%2e%2e` or
@@ -30,8 +48,7 @@ function checkSegment(raw: string, position: string): string {
   }
   if (segment === '.' || segment === '..')
     throw invalid(`"${segment}" is not allowed as ${position} segment`);
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
-  if (/[\\/\u0000-\u001f\u007f]/.test(segment)) {
+  if (FORBIDDEN_IN_SEGMENT.test(segment)) {
     throw invalid(`${position} segment "${raw}" contains a path separator or a control character`);
   }
   if (segment.length > 255) throw invalid(`${position} segment is longer than 255 characters`);
@@ -84,4 +101,17 @@ const encode = (segment: string) => encodeURIComponent(segment);
 /** The inverse of parseSkillUri (seed Property 3: path -> URI -> path is the identity). */
 export function formatSkillUri(uri: SkillUri): string {
   return `${SKILL_SCHEME}${[uri.category, uri.name, ...uri.path].map(encode).join('/')}`;
+}
+
+/**
+ * The canonical spelling of a skill:// URI (as lists spell it), so that two
+ * spellings of one resource (`café` and `caf%C3%A9`, `%c3` and `%C3`) compare
+ * equal. A URI that does not parse is returned unchanged.
+ */
+export function canonicalSkillUri(uri: string): string {
+  try {
+    return formatSkillUri(parseSkillUri(uri));
+  } catch {
+    return uri;
+  }
 }

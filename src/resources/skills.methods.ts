@@ -41,7 +41,15 @@ export class SkillsMethods {
           this.visibility.isVisible(skill.uri, ctx.clientId),
       );
     const page = paginate(published, params.cursor, RESOURCES_PAGE_SIZE);
-    const skills = page.items.map((skill) => toSkillEntry(this.fresh(skill)));
+    // Re-checked before they are described: one that changed since the scan may have become
+    // ineligible (or been deleted), and is then left out of this page rather than misdescribed.
+    const skills = page.items
+      .map((skill) => this.fresh(skill))
+      .filter(
+        (skill): skill is SkillRecord =>
+          skill !== undefined && skill.excludedFromSkillsList === undefined,
+      )
+      .map((skill) => toSkillEntry(skill));
     const result: Record<string, unknown> = {
       resultType: 'complete',
       skills,
@@ -53,17 +61,19 @@ export class SkillsMethods {
 
   @McpMethod('skills/get')
   get(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
-    const skill = this.resolver.resolveSkill(params.uri);
+    // Eligibility is judged on the skill as it is now, not as it was at the last scan.
+    const skill = this.fresh(this.resolver.resolveSkill(params.uri));
     if (
+      !skill ||
       skill.excludedFromSkillsList !== undefined ||
       !this.visibility.isVisible(skill.uri, ctx.clientId)
     ) {
       throw GatewayError.invalidParams(`No skill is served at ${String(params.uri)}`, {
         uri: params.uri,
-        reason: skill.excludedFromSkillsList,
+        reason: skill ? skill.excludedFromSkillsList : 'the skill no longer exists',
       });
     }
-    return { resultType: 'complete', skill: toSkillEntry(this.fresh(skill)), ...this.cacheHints() };
+    return { resultType: 'complete', skill: toSkillEntry(skill), ...this.cacheHints() };
   }
 
   @McpMethod('resources/directory/read')
@@ -77,18 +87,27 @@ export class SkillsMethods {
         uri: params.uri,
       });
     }
-    const children = directChildren(this.fresh(target.skill), target.relPath);
+    const skill = this.fresh(target.skill);
+    if (!skill) {
+      throw GatewayError.invalidParams(`${String(params.uri)} is not a directory resource`, {
+        uri: params.uri,
+      });
+    }
+    const children = directChildren(skill, target.relPath);
     const page = paginate(children, params.cursor, RESOURCES_PAGE_SIZE);
     const result: Record<string, unknown> = { resultType: 'complete', resources: page.items };
     if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
     return result;
   }
 
-  /** A skill whose files changed since they were hashed is scanned again before it is described. */
-  private fresh(skill: SkillRecord): SkillRecord {
+  /**
+   * A skill whose files changed since they were hashed is scanned again before it is described;
+   * undefined when it no longer exists (never the stale record, which would list files now gone).
+   */
+  private fresh(skill: SkillRecord): SkillRecord | undefined {
     if (isFresh(skill)) return skill;
     this.catalog.rescanSkill(skill.category, skill.name);
-    return this.catalog.get(skill.category, skill.name) ?? skill;
+    return this.catalog.get(skill.category, skill.name);
   }
 
   private cacheHints() {

@@ -20,4 +20,11 @@ export interface HandlerContext {
   sample(params: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** elicitation/create on the client; fails when the client did not declare `elicitation`. */
   elicit(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /**
+   * SEP-1699 polling: ends the HTTP connection streaming this call's messages
+   * while the call goes on; the client reconnects with Last-Event-ID and
+   * receives the rest, the result included. False (nothing happens) where the
+   * transport cannot resume: stdio, JSON-only requests, clients before 2025-11-25.
+   */
+  closeStream?(): boolean;
 }

@@ -33,6 +33,15 @@ export interface HandlerOptions {
   /** `hidden` tools are never listed nor callable by clients. */
   visibility?: 'public' | 'hidden';
   annotations?: ToolAnnotations;
+  /**
+   * A hand-written input schema (JSON Schema 2020-12, `"type": "object"`),
+   * published as is in tools/list (`$schema`, `$defs`, `$ref`,
+   * `additionalProperties` and every other keyword preserved) and checked with
+   * Ajv on tools/call instead of a DTO. The handler then receives the arguments
+   * as the client sent them, as a plain object, so its first parameter must not
+   * be typed with a DTO class. For schemas no DTO can express; prefer a DTO.
+   */
+  inputSchema?: JsonSchemaObject;
   /** JSON Schema of structuredContent, or a DTO class to generate it from. */
   outputSchema?: JsonSchemaObject | Type;
   rateLimits?: HandlerRateLimits;

@@ -6,6 +6,7 @@ import { HandlerOptions, JsonSchemaObject } from './handler-options';
 import { CAPABILITY_METADATA, HANDLER_METADATA } from './handler.decorator';
 import { RegisteredTool } from './registered-tool';
 import { generateDtoSchema } from './schema/dto-schema.generator';
+import { compileArgumentsSchema } from './json-schema-arguments.validator';
 import { validateArguments, validateNoArguments } from './tool-arguments.validator';
 import { ToolRegistry } from './tool.registry';
 
@@ -60,16 +61,42 @@ export class HandlerExplorer implements OnModuleInit {
     const paramTypes = (Reflect.getMetadata('design:paramtypes', prototype, methodName) ?? []) as unknown[];
     const dto = UNTYPED.has(paramTypes[0]) ? undefined : (paramTypes[0] as Type);
     const name = options.name;
+    const origin = `${instance.constructor.name}.${methodName}`;
+    const input = options.inputSchema ? handWrittenInput(options, origin, dto) : dtoInput(name, dto);
     return {
       name,
       options,
-      origin: `${instance.constructor.name}.${methodName}`,
-      inputSchema: dto ? generateDtoSchema(dto) : { type: 'object', properties: {}, additionalProperties: false },
+      origin,
+      inputSchema: input.schema,
       outputSchema: resolveOutputSchema(options.outputSchema),
-      validate: (args) => (dto ? validateArguments(name, dto, args) : validateNoArguments(name, args)),
+      validate: input.validate,
       execute: async (args, context) => method(args, context),
     };
   }
+}
+
+interface ToolInput {
+  schema: JsonSchemaObject;
+  validate: RegisteredTool['validate'];
+}
+
+/** The usual case: the schema is generated from the handler's DTO (none: no arguments). */
+function dtoInput(name: string, dto: Type | undefined): ToolInput {
+  return {
+    schema: dto ? generateDtoSchema(dto) : { type: 'object', properties: {}, additionalProperties: false },
+    validate: (args) => (dto ? validateArguments(name, dto, args) : validateNoArguments(name, args)),
+  };
+}
+
+/** HandlerOptions.inputSchema: published as written, checked by Ajv; a DTO as well would be ambiguous. */
+function handWrittenInput(options: HandlerOptions, origin: string, dto: Type | undefined): ToolInput {
+  if (dto) {
+    throw new Error(
+      `Tool "${options.name}" (${origin}) declares an inputSchema and takes a ${dto.name} DTO: use one or the other`,
+    );
+  }
+  const schema = options.inputSchema!;
+  return { schema, validate: compileArgumentsSchema(options.name, schema) };
 }
 
 function resolveOutputSchema(schema: HandlerOptions['outputSchema']): JsonSchemaObject | undefined {

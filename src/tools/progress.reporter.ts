@@ -2,11 +2,12 @@ import { McpRequestContext } from '../json-rpc/mcp-request-context';
 
 /**
  * notifications/progress for one call. The spec requires progress values to
- * increase, so a report that does not is dropped, and heartbeats step by a
- * fraction that stays below the handler's next whole step.
+ * increase, so a report that does not is dropped (the first may be 0), and
+ * heartbeats step by a fraction that stays below the handler's next whole step.
  */
 export class ProgressReporter {
-  private last = 0;
+  /** The last value sent; undefined before the first report. */
+  private last?: number;
   private total?: number;
   private heartbeats = 0;
   private timer?: NodeJS.Timeout;
@@ -21,7 +22,8 @@ export class ProgressReporter {
   }
 
   report(done: number, total?: number, message?: string): void {
-    if (this.token === undefined || !Number.isFinite(done) || done <= this.last) return;
+    if (this.token === undefined || !Number.isFinite(done) || done < 0) return;
+    if (this.last !== undefined && done <= this.last) return;
     this.last = done;
     if (total !== undefined) this.total = total;
     this.send(message);
@@ -32,7 +34,7 @@ export class ProgressReporter {
     if (this.token === undefined || intervalMs <= 0) return;
     this.timer = setInterval(() => {
       this.heartbeats++;
-      this.last += 1e-6;
+      this.last = (this.last ?? 0) + 1e-6;
       this.send(`still running after ${Math.round((Date.now() - startedAt) / 1000)} s`);
     }, intervalMs);
     this.timer.unref();
@@ -43,7 +45,7 @@ export class ProgressReporter {
   }
 
   private send(message?: string): void {
-    const params: Record<string, unknown> = { progressToken: this.token, progress: this.last };
+    const params: Record<string, unknown> = { progressToken: this.token, progress: this.last ?? 0 };
     if (this.total !== undefined) params.total = this.total;
     if (message !== undefined) params.message = message;
     this.rpc.notify('notifications/progress', params);

@@ -2,7 +2,7 @@ import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
-import { isToolResult, text, ToolResult } from './content';
+import { isToolResult, looksLikeToolResult, text, ToolResult } from './content';
 import { RegisteredTool } from './registered-tool';
 
 /**
@@ -19,9 +19,22 @@ export class ToolResultMapper {
       if (value.structuredContent !== undefined) this.checkOutput(tool, value.structuredContent);
       return value;
     }
+    if (looksLikeToolResult(value)) {
+      // Meant as content blocks but incomplete: sending it would break the client's schema.
+      throw new GatewayError(
+        ErrorCode.ExecutionError,
+        `Tool ${tool.name} returned malformed content blocks`,
+        {
+          data: { tool: tool.name },
+        },
+      );
+    }
     if (tool.outputSchema !== undefined) {
       this.checkOutput(tool, value);
-      return { content: [text(JSON.stringify(value))], structuredContent: value as Record<string, unknown> };
+      return {
+        content: [text(JSON.stringify(value))],
+        structuredContent: value as Record<string, unknown>,
+      };
     }
     return { content: [text(typeof value === 'string' ? value : JSON.stringify(value ?? null))] };
   }
@@ -36,9 +49,17 @@ export class ToolResultMapper {
     }
     if (!validate(value)) {
       // The handler broke its own contract: a server fault, reported without the data itself.
-      throw new GatewayError(ErrorCode.ExecutionError, `Tool ${tool.name} returned output that does not match its outputSchema`, {
-        data: { errors: validate.errors?.map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`.trim()) },
-      });
+      throw new GatewayError(
+        ErrorCode.ExecutionError,
+        `Tool ${tool.name} returned output that does not match its outputSchema`,
+        {
+          data: {
+            errors: validate.errors?.map((e) =>
+              `${e.instancePath || '/'} ${e.message ?? ''}`.trim(),
+            ),
+          },
+        },
+      );
     }
   }
 }

@@ -1,13 +1,19 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { VisibilityPolicy } from '../governance/visibility/visibility.policy';
 import { RegisteredTool } from './registered-tool';
 
 /**
  * Whether a client may see (and therefore call) a tool. Lists and calls ask
- * the same question here, so what is hidden from a list is also refused.
+ * the same question here, so what is hidden from a list is also refused; the
+ * answer is governance's VisibilityPolicy (per-client globs, handler-level
+ * `hidden`). Without governance in the graph only `hidden` counts.
  */
 @Injectable()
 export class ToolVisibility {
-  isVisible(tool: RegisteredTool, _clientId: string): boolean {
-    return tool.options.visibility !== 'hidden';
+  constructor(@Optional() private readonly policy?: VisibilityPolicy) {}
+
+  isVisible(tool: RegisteredTool, clientId: string): boolean {
+    if (!this.policy) return tool.options.visibility !== 'hidden';
+    return this.policy.isToolVisible(tool.name, clientId, tool.options.visibility);
   }
 }

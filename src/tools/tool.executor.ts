@@ -81,6 +81,7 @@ export class ToolExecutor {
       },
       sample: (params) => askClient('sampling', 'sampling/createMessage', params),
       elicit: (params) => askClient('elicitation', 'elicitation/create', params),
+      closeStream: () => rpc.closeStream?.() ?? false,
     };
   }
 

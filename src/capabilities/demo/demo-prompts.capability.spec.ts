@@ -62,9 +62,15 @@ describe('DemoPromptsCapability in the gateway graph', () => {
   beforeAll(async () => {
     const config = loadGatewayConfig({
       env: {},
-      overrides: { resources: { skills_dir: SKILLS_DIR } },
+      overrides: {
+        resources: { skills_dir: SKILLS_DIR },
+        ledger: { sqlite_path: ':memory:' },
+        // The demo pack is added below on its own, whether or not the pack lists the prompts yet.
+        capabilities: { demo_pack: false },
+      },
     });
     app = await Test.createTestingModule({
+      // The gateway's whole graph without a transport (the ledger kept in memory).
       imports: [
         AppModule.forRoot({ transport: 'none', config, extraModules: [DemoPromptsTestModule] }),
       ],

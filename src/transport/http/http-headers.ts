@@ -2,6 +2,7 @@ import { Request } from 'express';
 
 export const SESSION_HEADER = 'mcp-session-id';
 export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
+export const LAST_EVENT_ID_HEADER = 'last-event-id';
 
 export function headerValue(req: Request, name: string): string | undefined {
   const value = req.headers[name];

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Request, Response } from 'express';
 import { isSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../../json-rpc/protocol-version';
+import { ClientIdentityResolver } from '../../governance/identity/client-identity.resolver';
 import { McpSession, SessionTransport } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
 import { headerValue, PROTOCOL_VERSION_HEADER, SESSION_HEADER } from './http-headers';
@@ -13,7 +14,10 @@ import { sendHttpError } from './http-reply';
  */
 @Injectable()
 export class HttpSessionLookup {
-  constructor(private readonly sessions: SessionRegistry) {}
+  constructor(
+    private readonly sessions: SessionRegistry,
+    private readonly identity: ClientIdentityResolver,
+  ) {}
 
   /** False (and the 400 written) when the version header names an unsupported revision. */
   checkProtocolVersion(req: Request, res: Response): boolean {
@@ -27,7 +31,10 @@ export class HttpSessionLookup {
     return false;
   }
 
-  /** The session named by the request, or undefined with 400/404 already written. */
+  /**
+   * The session named by the request, or undefined with 400/404 (or, when the
+   * request is not from the client the session was opened for, 401/403) already written.
+   */
   require(
     req: Request,
     res: Response,
@@ -47,6 +54,7 @@ export class HttpSessionLookup {
       );
       return undefined;
     }
+    if (!this.identity.checkSessionOwner(req, res, session.clientId)) return undefined;
     session.touch();
     return session;
   }

@@ -4,12 +4,13 @@ import { LegacySseController } from './legacy-sse.controller';
 import { OriginMiddleware } from './origin.middleware';
 import { RawBodyMiddleware } from './raw-body.middleware';
 import { SseHub } from './sse.hub';
+import { SseSessions } from './sse-sessions';
 import { StreamableHttpController } from './streamable-http.controller';
 
 /** MCP over HTTP: Streamable HTTP on /mcp and the legacy HTTP+SSE pair. */
 @Module({
   controllers: [StreamableHttpController, LegacySseController],
-  providers: [HttpSessionLookup, SseHub, OriginMiddleware, RawBodyMiddleware],
+  providers: [HttpSessionLookup, SseHub, SseSessions, OriginMiddleware, RawBodyMiddleware],
   exports: [SseHub],
 })
 export class HttpTransportModule implements NestModule {

@@ -1,11 +1,10 @@
 import { Controller, Get, Logger, Post, Query, Req, Res } from '@nestjs/common';
 import { Request, Response } from 'express';
+import { ClientIdentityResolver } from '../../governance/identity/client-identity.resolver';
 import { JsonRpcDispatcher } from '../../json-rpc/json-rpc.dispatcher';
-import { JsonRpcErrorMapper } from '../../json-rpc/json-rpc-error.mapper';
 import { parseFrame } from '../../json-rpc/json-rpc.parser';
 import { SessionRegistry } from '../../session/session.registry';
-import { resolveHttpClientId } from './http-client-id';
-import { sendHttpError, sendJson } from './http-reply';
+import { sendJson } from './http-reply';
 import { HttpSessionLookup } from './http-session.lookup';
 import { SseHub } from './sse.hub';
 
@@ -24,18 +23,13 @@ export class LegacySseController {
     private readonly sessions: SessionRegistry,
     private readonly lookup: HttpSessionLookup,
     private readonly hub: SseHub,
-    private readonly errors: JsonRpcErrorMapper,
+    private readonly identity: ClientIdentityResolver,
   ) {}
 
   @Get('sse')
   open(@Req() req: Request, @Res() res: Response): void {
-    let clientId: string;
-    try {
-      clientId = resolveHttpClientId(req);
-    } catch (err) {
-      const error = this.errors.toErrorObject(err);
-      return sendHttpError(res, 400, error.message, error.code);
-    }
+    const clientId = this.identity.identify(req, res);
+    if (clientId === undefined) return;
     const session = this.sessions.create('legacy-sse', clientId);
     const stream = this.hub.open(res);
     session.attachStandalone(stream);

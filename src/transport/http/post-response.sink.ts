@@ -1,42 +1,71 @@
 import { Response } from 'express';
 import { JsonRpcMessage, JsonRpcResponse } from '../../json-rpc/json-rpc.types';
+import { McpSession } from '../../session/mcp-session';
 import { MessageSink } from '../../session/message-sink';
 import { SseHub } from './sse.hub';
 import { SseStream } from './sse-stream';
 import { sendJson } from './http-reply';
+import { acceptsPriming, ResumablePostStream, SessionSseState, writeRecord } from './sse-sessions';
+
+/** The reconnection delay a priming event asks of the client (SSE `retry:`), in milliseconds. */
+export const SSE_RETRY_MS = 1000;
 
 /**
  * The answer to one POST /mcp. It starts as a plain JSON response and turns
  * into an SSE stream the first time the request emits a notification or a
  * server-to-client request, when the client accepts text/event-stream.
+ *
+ * Once it is a stream (SEP-1699): every event carries an id and is kept in the
+ * session's replay log; clients of 2025-11-25 and later first get a priming
+ * event (an id, a `retry:` delay and empty data). When the connection ends
+ * after the client got an id (the client went away, or the call closed it on
+ * purpose with closeConnection), the stream goes on without a connection and a
+ * `GET /mcp` with `Last-Event-ID` resumes it: the missed events, then the rest
+ * live, up to the response, after which the resumed connection is closed.
  */
-export class PostResponseSink implements MessageSink {
-  private stream?: SseStream;
+export class PostResponseSink implements MessageSink, ResumablePostStream {
+  /** The HTTP response currently carrying the stream (the POST's own, or a resuming GET's). */
+  private connection?: SseStream;
+  private streamId?: string;
+  /** The client holds an event id of this stream, so it can resume it. */
+  private resumable = false;
   private finished = false;
 
   constructor(
     private readonly res: Response,
     private readonly hub: SseHub,
     private readonly acceptsSse: boolean,
+    private readonly session: McpSession,
+    private readonly sse: SessionSseState,
   ) {}
 
   get open(): boolean {
-    if (this.finished || !this.acceptsSse || this.res.destroyed) return false;
-    return this.stream ? this.stream.open : !this.res.headersSent;
+    if (this.finished) return false;
+    // A stream the client can resume stays open for messages while no connection carries it.
+    if (this.streamId !== undefined) return this.resumable || this.connected;
+    return this.acceptsSse && !this.res.destroyed && !this.res.headersSent;
+  }
+
+  get connected(): boolean {
+    return this.connection?.open === true;
   }
 
   send(message: JsonRpcMessage | JsonRpcMessage[]): void {
     if (!this.open) return;
-    this.stream ??= this.hub.open(this.res, headersOf(this.res));
-    this.stream.send(message);
+    this.startStream();
+    for (const one of Array.isArray(message) ? message : [message]) this.emit(one);
   }
 
   /** Writes the final answer: on the stream if one was opened, else as JSON (202 when nothing). */
   finish(result: JsonRpcResponse | JsonRpcResponse[] | undefined): void {
+    if (this.finished) return;
     this.finished = true;
-    if (this.stream) {
-      if (result !== undefined) this.stream.send(result);
-      this.stream.close();
+    if (this.streamId !== undefined) {
+      if (result !== undefined) {
+        for (const one of Array.isArray(result) ? result : [result]) this.emit(one);
+      }
+      this.connection?.close();
+      this.sse.finishPostStream(this.streamId);
       return;
     }
     if (this.res.headersSent) return;
@@ -45,6 +74,39 @@ export class PostResponseSink implements MessageSink {
       return;
     }
     sendJson(this.res, 200, result);
+  }
+
+  closeConnection(): boolean {
+    if (!this.open) return false;
+    // A client that cannot take a priming event gets no id before the first message, so it could not resume.
+    if (this.streamId === undefined && !acceptsPriming(this.session.protocolVersion)) return false;
+    this.startStream();
+    if (!this.resumable) return false;
+    this.connection?.close();
+    return true;
+  }
+
+  attach(connection: SseStream): void {
+    this.connection = connection;
+    // The resume itself proves that the client holds an id of this stream.
+    this.resumable = true;
+  }
+
+  /** Switches the response to SSE (once), registering the stream for resumption. */
+  private startStream(): void {
+    if (this.streamId !== undefined) return;
+    this.connection = this.hub.open(this.res, headersOf(this.res));
+    this.streamId = this.sse.openPostStream(this);
+    if (acceptsPriming(this.session.protocolVersion)) {
+      const id = this.sse.log.nextId(this.streamId);
+      this.resumable = this.connection.writeEvent({ id, retry: SSE_RETRY_MS, data: '' });
+    }
+  }
+
+  /** Logs a message under this stream and writes it to the current connection, if any. */
+  private emit(message: JsonRpcMessage): void {
+    const record = this.sse.log.append(this.streamId!, JSON.stringify(message));
+    if (this.connection?.open && writeRecord(this.connection, record)) this.resumable = true;
   }
 }
 

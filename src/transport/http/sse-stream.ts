@@ -2,6 +2,14 @@ import { Response } from 'express';
 import { JsonRpcMessage } from '../../json-rpc/json-rpc.types';
 import { MessageSink } from '../../session/message-sink';
 
+/** The fields of one SSE event (`data` is required; the others are optional). */
+export interface SseEventFields {
+  event?: string;
+  id?: string;
+  retry?: number;
+  data: string;
+}
+
 /**
  * One Server-Sent Events response. Owns its keep-alive timer and releases it,
  * and every listener it added, the moment the peer goes away.
@@ -36,12 +44,31 @@ export class SseStream implements MessageSink {
 
   send(message: JsonRpcMessage | JsonRpcMessage[]): void {
     for (const one of Array.isArray(message) ? message : [message]) {
-      this.write(`event: message\ndata: ${JSON.stringify(one)}\n\n`);
+      this.writeEvent({ event: 'message', data: JSON.stringify(one) });
     }
   }
 
   sendEvent(event: string, data: string): void {
-    this.write(`event: ${event}\ndata: ${data}\n\n`);
+    this.writeEvent({ event, data });
+  }
+
+  /**
+   * One event with the fields given: `id` lets the client resume after it
+   * (Last-Event-ID), `retry` sets its reconnection delay. Empty data is written
+   * as a bare `data:` line (a priming event). False when the stream is closed.
+   */
+  writeEvent(fields: SseEventFields): boolean {
+    let chunk = fields.event === undefined ? '' : `event: ${fields.event}\n`;
+    if (fields.id !== undefined) chunk += `id: ${fields.id}\n`;
+    if (fields.retry !== undefined) chunk += `retry: ${fields.retry}\n`;
+    chunk +=
+      fields.data === ''
+        ? 'data:\n'
+        : fields.data
+            .split('\n')
+            .map((line) => `data: ${line}\n`)
+            .join('');
+    return this.write(`${chunk}\n`);
   }
 
   onClose(listener: () => void): void {
@@ -60,7 +87,9 @@ export class SseStream implements MessageSink {
     for (const listener of this.closeListeners.splice(0)) listener();
   }
 
-  private write(chunk: string): void {
-    if (this.open) this.res.write(chunk);
+  private write(chunk: string): boolean {
+    if (!this.open) return false;
+    this.res.write(chunk);
+    return true;
   }
 }

@@ -1,20 +1,25 @@
 import { Controller, Delete, Get, Post, Query, Req, Res } from '@nestjs/common';
 import { Request, Response } from 'express';
+import { ClientIdentityResolver } from '../../governance/identity/client-identity.resolver';
 import { JsonRpcDispatcher } from '../../json-rpc/json-rpc.dispatcher';
-import { JsonRpcErrorMapper } from '../../json-rpc/json-rpc-error.mapper';
 import { parseFrame } from '../../json-rpc/json-rpc.parser';
 import { InboundEntry, InboundFrame, isFailure } from '../../json-rpc/json-rpc.types';
 import { McpSession } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
-import { resolveHttpClientId } from './http-client-id';
-import { acceptsEventStream } from './http-headers';
+import { acceptsEventStream, headerValue, LAST_EVENT_ID_HEADER } from './http-headers';
 import { sendHttpError, sendJson } from './http-reply';
 import { HttpSessionLookup } from './http-session.lookup';
 import { liveHeaders } from './live-headers';
 import { PostResponseSink } from './post-response.sink';
 import { SseHub } from './sse.hub';
+import { parseEventId, SSE_REPLAY_MAX_EVENTS, STANDALONE_STREAM_ID } from './sse-event-log';
+import { SseSessions, StandaloneSseSink, writeRecord } from './sse-sessions';
+import { SseStream } from './sse-stream';
 
-/** Streamable HTTP (MCP 2025-03-26 and later) on /mcp, plus the seeds' GET /mcp/sse stream. */
+/**
+ * Streamable HTTP (MCP 2025-03-26 and later) on /mcp, plus the seeds' GET /mcp/sse stream.
+ * SSE events carry ids; a GET with Last-Event-ID resumes the stream it names (SEP-1699).
+ */
 @Controller('mcp')
 export class StreamableHttpController {
   constructor(
@@ -22,7 +27,8 @@ export class StreamableHttpController {
     private readonly sessions: SessionRegistry,
     private readonly lookup: HttpSessionLookup,
     private readonly hub: SseHub,
-    private readonly errors: JsonRpcErrorMapper,
+    private readonly identity: ClientIdentityResolver,
+    private readonly sse: SseSessions,
   ) {}
 
   @Post()
@@ -38,7 +44,13 @@ export class StreamableHttpController {
     if (!session) return;
     if (initializing) res.setHeader('Mcp-Session-Id', session.id);
 
-    const sink = new PostResponseSink(res, this.hub, acceptsEventStream(req));
+    const sink = new PostResponseSink(
+      res,
+      this.hub,
+      acceptsEventStream(req),
+      session,
+      this.sse.of(session),
+    );
     if (!expectsAnswer(frame)) {
       // Notifications and responses only: acknowledge, then process.
       sink.finish(undefined);
@@ -82,14 +94,10 @@ export class StreamableHttpController {
     res.status(200).end();
   }
 
+  /** The identity is bound to the session here; later requests must present the same one. */
   private openSession(req: Request, res: Response): McpSession | undefined {
-    try {
-      return this.sessions.create('streamable-http', resolveHttpClientId(req));
-    } catch (err) {
-      const error = this.errors.toErrorObject(err);
-      sendHttpError(res, 400, error.message, error.code);
-      return undefined;
-    }
+    const clientId = this.identity.identify(req, res);
+    return clientId === undefined ? undefined : this.sessions.create('streamable-http', clientId);
   }
 
   private openStandaloneStream(req: Request, res: Response, sessionId?: string): void {
@@ -99,17 +107,61 @@ export class StreamableHttpController {
     }
     const session = this.lookup.require(req, res, 'streamable-http', sessionId ?? undefined);
     if (!session) return;
+    const lastEventId = headerValue(req, LAST_EVENT_ID_HEADER);
+    if (lastEventId !== undefined) return this.resumeStream(session, lastEventId, res);
     if (session.hasStandaloneStream()) {
       return sendHttpError(res, 409, 'Conflict: this session already has an open SSE stream');
     }
-    const stream = this.hub.open(res, { 'Mcp-Session-Id': session.id });
-    session.attachStandalone(stream);
+    this.attachStandalone(session, this.hub.open(res, { 'Mcp-Session-Id': session.id }));
+  }
+
+  private attachStandalone(session: McpSession, stream: SseStream): void {
+    const sink = new StandaloneSseSink(stream, this.sse.of(session).log);
+    session.attachStandalone(sink);
     const unsubscribe = session.onClose(() => stream.close());
     stream.onClose(() => {
       unsubscribe();
-      session.detachStandalone(stream);
+      session.detachStandalone(sink);
       session.touch();
     });
+  }
+
+  /**
+   * GET with Last-Event-ID: the events the named stream sent after that id,
+   * then (while the stream still runs) the rest of it on this connection. A
+   * POST stream's resumed connection ends after its response, like the POST's.
+   */
+  private resumeStream(session: McpSession, lastEventId: string, res: Response): void {
+    const state = this.sse.of(session);
+    const cursor = parseEventId(lastEventId);
+    if (!cursor || !state.knows(cursor.streamId)) {
+      return sendHttpError(
+        res,
+        400,
+        `Bad Request: Last-Event-ID "${lastEventId.slice(0, 64)}" names no stream of this session`,
+      );
+    }
+    const missed = state.log.after(cursor);
+    if (!missed) {
+      return sendHttpError(
+        res,
+        400,
+        `Bad Request: cannot resume after "${lastEventId}": the events after it are no longer buffered (the newest ${SSE_REPLAY_MAX_EVENTS} events of a session are kept); reconnect without Last-Event-ID`,
+      );
+    }
+    const running =
+      cursor.streamId === STANDALONE_STREAM_ID ? undefined : state.runningPostStream(cursor.streamId);
+    if (
+      cursor.streamId === STANDALONE_STREAM_ID ? session.hasStandaloneStream() : running?.connected
+    ) {
+      return sendHttpError(res, 409, 'Conflict: this stream already has an open connection');
+    }
+    const stream = this.hub.open(res, { 'Mcp-Session-Id': session.id });
+    for (const record of missed) writeRecord(stream, record);
+    if (cursor.streamId === STANDALONE_STREAM_ID) this.attachStandalone(session, stream);
+    else if (running) running.attach(stream);
+    // A finished POST stream: everything it sent after the cursor was just replayed.
+    else stream.close();
   }
 }
 

@@ -38,12 +38,15 @@ describe('LineSplitter', () => {
     expect(lines).toEqual(['"héllo🦉"']);
   });
 
-  it('drops an oversize line whole, reports it once, and goes on', () => {
+  it('drops an oversize line whole, reports it once as it crosses the limit, and goes on', () => {
     const { splitter, lines, oversize } = collect(10);
     splitter.push(Buffer.from('x'.repeat(8)));
+    expect(oversize).toEqual([]);
+    // Reported before any newline: a peer that never sends one still gets told.
     splitter.push(Buffer.from('y'.repeat(8)));
+    expect(oversize).toEqual([16]);
     splitter.push(Buffer.from('z'.repeat(8) + '\nok\n'));
-    expect(oversize).toEqual([24]);
+    expect(oversize).toEqual([16]);
     expect(lines).toEqual(['ok']);
   });
 

@@ -1,7 +1,9 @@
 /**
  * Splits a byte stream into newline-terminated lines, buffering partial lines.
- * Lines longer than `maxLineBytes` are dropped whole (reported once), so a peer
- * that never sends a newline cannot make the buffer grow without bound.
+ * Lines longer than `maxLineBytes` are dropped whole, so a peer that never
+ * sends a newline cannot make the buffer grow without bound. Such a line is
+ * reported once, as soon as it crosses the limit: a peer that never sends the
+ * newline still gets told instead of waiting forever.
  */
 export class LineSplitter {
   private chunks: Buffer[] = [];
@@ -41,6 +43,7 @@ export class LineSplitter {
       this.discarding = true;
       this.chunks = [];
       this.buffered += part.length;
+      this.onOversize(this.buffered);
       return;
     }
     this.chunks.push(part);
@@ -48,9 +51,7 @@ export class LineSplitter {
   }
 
   private flushLine(): void {
-    if (this.discarding) {
-      this.onOversize(this.buffered);
-    } else {
+    if (!this.discarding) {
       let line = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
       if (line.length > 0 && line[line.length - 1] === 0x0d) line = line.subarray(0, -1);
       if (line.length > 0 && line.some((byte) => byte !== 0x20 && byte !== 0x09 && byte !== 0x0d))

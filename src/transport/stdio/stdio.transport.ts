@@ -52,12 +52,13 @@ export class StdioTransport {
       this.config.stdio.max_line_bytes,
       (line) => this.track(this.handleLine(line, session, sink)),
       (bytes) => {
-        this.logger.warn({ msg: 'oversize stdio message discarded', bytes });
+        // Reported when the limit is crossed; the rest of the line is dropped up to its newline.
+        this.logger.warn({ msg: 'oversize stdio message discarded', bytesSoFar: bytes });
         sink.send(
           failure(
             null,
             ErrorCode.ParseError,
-            `Parse error: message of ${bytes} bytes exceeds stdio.max_line_bytes (${this.config.stdio.max_line_bytes}) and was discarded`,
+            `Parse error: message exceeds stdio.max_line_bytes (${this.config.stdio.max_line_bytes}) and was discarded`,
             { retryable: false },
           ),
         );

@@ -1,0 +1,27 @@
+import { applyDecorators, Controller, UseGuards } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiNotFoundResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { ADMIN_BEARER_SCHEME } from './admin.constants';
+import { AdminTokenGuard } from './admin-token.guard';
+
+/**
+ * A controller under /admin: bearer-token guarded (404 while
+ * MCP_SERVER_ADMIN_TOKEN is unset, 401 on a wrong token) and documented as such.
+ * Every admin controller uses this instead of @Controller.
+ */
+export function AdminController(path: string, tag: string): ClassDecorator {
+  return applyDecorators(
+    Controller(path ? `admin/${path}` : 'admin'),
+    UseGuards(AdminTokenGuard),
+    ApiTags(tag),
+    ApiBearerAuth(ADMIN_BEARER_SCHEME),
+    ApiUnauthorizedResponse({ description: 'Missing or wrong admin bearer token' }),
+    ApiNotFoundResponse({
+      description: 'The admin API is disabled (MCP_SERVER_ADMIN_TOKEN is not set)',
+    }),
+  );
+}

@@ -1,0 +1,83 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { LEDGER_OUTCOMES, LedgerOutcome, StoredLedgerRow } from '../ledger/ledger-row';
+
+/** One ledger row as the admin API shows it. */
+export class LedgerEntryDto {
+  @ApiProperty({ description: 'Row id (increases with every row)', type: Number })
+  id!: number;
+
+  @ApiProperty({ description: 'When the call started, epoch milliseconds', type: Number })
+  time!: number;
+
+  @ApiProperty({ description: 'When the call started, ISO 8601 (UTC)', type: String })
+  timestamp!: string;
+
+  @ApiProperty({
+    description: 'JSON-RPC id, "s:" (string) or "n:" (number) prefixed',
+    type: String,
+  })
+  requestId!: string;
+
+  @ApiProperty({ type: String })
+  traceId!: string;
+
+  @ApiProperty({ type: String })
+  clientId!: string;
+
+  @ApiProperty({ type: String })
+  sessionId!: string;
+
+  @ApiProperty({ description: 'stdio, streamable-http or sse', type: String })
+  transport!: string;
+
+  @ApiProperty({ description: 'tools/call or resources/read', type: String })
+  method!: string;
+
+  @ApiProperty({ description: 'Tool name or resource URI', type: String })
+  target!: string;
+
+  @ApiProperty({
+    description: 'Arguments after redaction; null when argument recording is off',
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+  })
+  arguments!: unknown;
+
+  @ApiProperty({ enum: LEDGER_OUTCOMES })
+  outcome!: LedgerOutcome;
+
+  @ApiProperty({ description: 'JSON-RPC error code', type: Number, nullable: true })
+  errorCode!: number | null;
+
+  @ApiProperty({ description: 'Governance denial reason', type: String, nullable: true })
+  denialReason!: string | null;
+
+  @ApiProperty({ type: Number })
+  durationMs!: number;
+
+  @ApiProperty({ description: 'Budget units charged', type: Number })
+  cost!: number;
+
+  @ApiProperty({ description: 'Bytes of the JSON result', type: Number })
+  resultBytes!: number;
+}
+
+export class LedgerPageDto {
+  @ApiProperty({ type: [LedgerEntryDto] })
+  items!: LedgerEntryDto[];
+
+  @ApiPropertyOptional({
+    description: 'Pass as cursor for the next (older) page; absent on the last page',
+    type: String,
+  })
+  nextCursor?: string;
+}
+
+export function toLedgerEntry(row: StoredLedgerRow): LedgerEntryDto {
+  return {
+    ...row,
+    timestamp: new Date(row.time).toISOString(),
+    arguments: row.arguments === null ? null : (JSON.parse(row.arguments) as unknown),
+  };
+}

@@ -1,0 +1,19 @@
+import { startOfUtcMonth } from '../../ledger/usage-windows';
+
+export { startOfUtcMonth };
+
+/** Budgets are per calendar month in UTC, like the ledger's usage windows. */
+export function startOfNextUtcMonth(now: number): number {
+  const date = new Date(now);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+}
+
+/** `2026-03`: names the month in cache keys. */
+export function utcMonthKey(now: number): string {
+  return new Date(startOfUtcMonth(now)).toISOString().slice(0, 7);
+}
+
+/** Whole seconds until the budget resets (at least 1, so a client never retries at once). */
+export function secondsUntilNextUtcMonth(now: number): number {
+  return Math.max(1, Math.ceil((startOfNextUtcMonth(now) - now) / 1000));
+}

@@ -1,0 +1,34 @@
+import { ExecutionContext } from '@nestjs/common';
+import { RPC_CONTEXT_TYPE } from '../json-rpc/json-rpc.constants';
+import { JsonRpcParams } from '../json-rpc/json-rpc.types';
+import { McpRequestContext } from '../json-rpc/mcp-request-context';
+
+/** A tools/call or resources/read about to run: the calls governance meters. */
+export interface GovernedCall {
+  readonly kind: 'tool' | 'resource';
+  /** Tool name or resource URI, as the client sent it. */
+  readonly target: string;
+  readonly clientId: string;
+  readonly context: McpRequestContext;
+}
+
+const GOVERNED_METHODS: Readonly<Record<string, { kind: GovernedCall['kind']; param: string }>> = {
+  'tools/call': { kind: 'tool', param: 'name' },
+  'resources/read': { kind: 'resource', param: 'uri' },
+};
+
+/**
+ * The governed call behind an execution context, or undefined for anything
+ * else (HTTP routes, other MCP methods, or a call too malformed to name its
+ * target, which the handler then answers with -32602).
+ */
+export function governedCallOf(context: ExecutionContext): GovernedCall | undefined {
+  if (context.getType<string>() !== RPC_CONTEXT_TYPE) return undefined;
+  const rpc = context.switchToRpc();
+  const mcp = rpc.getContext<McpRequestContext | undefined>();
+  const method = mcp === undefined ? undefined : GOVERNED_METHODS[mcp.method];
+  if (!mcp || !method) return undefined;
+  const target = rpc.getData<JsonRpcParams | undefined>()?.[method.param];
+  if (typeof target !== 'string' || target.length === 0) return undefined;
+  return { kind: method.kind, target, clientId: mcp.clientId, context: mcp };
+}

@@ -1,0 +1,104 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Request, Response } from 'express';
+import { GATEWAY_CONFIG } from '../../config/config.constants';
+import { AuthConfig, GatewayConfig } from '../../config/gateway-config';
+import { ErrorCode } from '../../errors/error-code';
+import { GatewayError } from '../../errors/gateway.error';
+import { failure } from '../../json-rpc/json-rpc.responses';
+import { resolveHttpClientId } from '../../transport/http/http-client-id';
+import { sendJson } from '../../transport/http/http-reply';
+import { ApiKeys } from './api-keys';
+
+const CLIENT_ID_HEADER = 'x-mcp-client-id';
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+const REALM = 'Bearer realm="owlclaw-mcp-gateway"';
+
+interface Refusal {
+  status: 400 | 401 | 403;
+  message: string;
+  code: ErrorCode;
+}
+
+type Resolution = { clientId: string } | { refusal: Refusal };
+
+/**
+ * Who an HTTP request comes from, for quotas, visibility and the ledger.
+ * `auth.mode` api_key: the Bearer key's client (401 when missing or wrong);
+ * none: X-MCP-Client-ID, else the peer address. Refusals are written as a
+ * JSON-RPC error body with the HTTP status, like every transport refusal.
+ */
+@Injectable()
+export class ClientIdentityResolver {
+  private readonly logger = new Logger('ClientIdentity');
+  private readonly mode: AuthConfig['mode'];
+
+  constructor(
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+    private readonly keys: ApiKeys,
+  ) {
+    this.mode = config.auth.mode;
+  }
+
+  /** The caller's client id, or undefined with the refusal (400/401) already written. */
+  identify(req: Request, res: Response): string | undefined {
+    const resolution = this.resolve(req);
+    if ('refusal' in resolution) return this.refuse(req, res, resolution.refusal);
+    return resolution.clientId;
+  }
+
+  /**
+   * Whether a request may use a session, whose identity was bound at
+   * initialize; false with 400/401/403 already written. Without an API key
+   * (mode none) a request that names no client rides on the session id alone.
+   */
+  checkSessionOwner(req: Request, res: Response, sessionClientId: string): boolean {
+    if (this.mode === 'none' && req.headers[CLIENT_ID_HEADER] === undefined) return true;
+    const clientId = this.identify(req, res);
+    if (clientId === undefined) return false;
+    if (clientId === sessionClientId) return true;
+    this.refuse(req, res, {
+      status: 403,
+      code: ErrorCode.GovernanceDenied,
+      message: 'Forbidden: this session belongs to another client',
+    });
+    return false;
+  }
+
+  private resolve(req: Request): Resolution {
+    if (this.mode === 'none') {
+      try {
+        return { clientId: resolveHttpClientId(req) };
+      } catch (err) {
+        const message = err instanceof GatewayError ? err.message : 'Invalid X-MCP-Client-ID';
+        return { refusal: { status: 400, code: ErrorCode.InvalidRequest, message } };
+      }
+    }
+    const key = BEARER.exec(req.headers.authorization ?? '')?.[1];
+    const clientId = key === undefined ? undefined : this.keys.clientFor(key);
+    if (clientId !== undefined) return { clientId };
+    return {
+      refusal: {
+        status: 401,
+        code: ErrorCode.GovernanceDenied,
+        message:
+          key === undefined
+            ? 'Unauthorized: send Authorization: Bearer <API key>'
+            : 'Unauthorized: the API key is not valid',
+      },
+    };
+  }
+
+  private refuse(req: Request, res: Response, refusal: Refusal): undefined {
+    this.logger.warn({
+      msg: 'request refused',
+      status: refusal.status,
+      path: req.path,
+      reason: refusal.message,
+    });
+    if (refusal.status === 401) res.setHeader('WWW-Authenticate', REALM);
+    const data: Record<string, unknown> = { retryable: false, http_status: refusal.status };
+    if (refusal.code === ErrorCode.GovernanceDenied) data.reason = 'forbidden';
+    sendJson(res, refusal.status, failure(null, refusal.code, refusal.message, data));
+    return undefined;
+  }
+}

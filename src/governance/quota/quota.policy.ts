@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { QuotaConfig } from '../../config/gateway-config';
+import { HandlerRateLimits } from '../../tools/handler-options';
+import { GovernanceRules } from '../rules/governance-rules';
+import { globMatches } from '../visibility/glob-match';
+
+/** Per-tool call limits for one client; undefined means the tool has no limit of its own. */
+export interface ToolLimits {
+  minute?: number;
+  day?: number;
+}
+
+/**
+ * A client's effective limits: its own `quota` keys over `default_quota`,
+ * and per-tool limits from its `tool_limits` (name or glob) and from the
+ * handler's own `rateLimits`, the strictest of them winning.
+ */
+@Injectable()
+export class QuotaPolicy {
+  constructor(private readonly rules: GovernanceRules) {}
+
+  quotaFor(clientId: string): QuotaConfig {
+    return { ...this.rules.current.default_quota, ...this.rules.clientRules(clientId)?.quota };
+  }
+
+  toolLimits(clientId: string, tool: string, handler?: HandlerRateLimits): ToolLimits {
+    const limits: ToolLimits = {
+      minute: handler?.maxCallsPerMinute,
+      day: handler?.maxCallsPerDay,
+    };
+    const configured = this.rules.clientRules(clientId)?.tool_limits ?? {};
+    for (const [pattern, limit] of Object.entries(configured)) {
+      if (!globMatches(pattern, tool)) continue;
+      limits.minute = stricter(limits.minute, limit.max_calls_per_minute);
+      limits.day = stricter(limits.day, limit.max_calls_per_day);
+    }
+    return limits;
+  }
+}
+
+function stricter(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return Math.min(a, b);
+}

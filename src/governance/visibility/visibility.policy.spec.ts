@@ -1,0 +1,93 @@
+import { DEFAULT_CONFIG } from '../../config/config.defaults';
+import { GovernanceConfig } from '../../config/gateway-config';
+import { GovernanceRules } from '../rules/governance-rules';
+import { VisibilityPolicy } from './visibility.policy';
+
+function policyWith(governance: Partial<GovernanceConfig>): VisibilityPolicy {
+  const config = {
+    ...DEFAULT_CONFIG,
+    governance: { ...DEFAULT_CONFIG.governance, ...governance },
+  };
+  return new VisibilityPolicy(new GovernanceRules(config));
+}
+
+describe('VisibilityPolicy', () => {
+  it('shows every tool and skill with the default rules', () => {
+    const policy = policyWith({});
+    expect(policy.isToolVisible('orders_place', 'anyone')).toBe(true);
+    expect(policy.isResourceVisible('skill://trading/entry-monitor', 'anyone')).toBe(true);
+  });
+
+  it('hides a handler marked hidden whatever the rules allow', () => {
+    expect(policyWith({}).isToolVisible('admin_tool', 'anyone', 'hidden')).toBe(false);
+  });
+
+  it('matches globs over tool names and skill URIs, * crossing slashes', () => {
+    const policy = policyWith({
+      visibility: { allow: ['inventory_*', 'skill://inventory/*'], deny: [] },
+    });
+    expect(policy.isToolVisible('inventory_search', 'c')).toBe(true);
+    expect(policy.isToolVisible('orders_place', 'c')).toBe(false);
+    expect(policy.isResourceVisible('skill://inventory/stock-check', 'c')).toBe(true);
+    expect(policy.isResourceVisible('skill://inventory-old/stock-check', 'c')).toBe(false);
+    expect(policy.isResourceVisible('skill://orders/place-order', 'c')).toBe(false);
+    // A tool glob never matches a URI that merely contains the word.
+    expect(
+      policyWith({ visibility: { allow: ['inventory_*'], deny: [] } }).isResourceVisible(
+        'skill://inventory_x/y',
+        'c',
+      ),
+    ).toBe(false);
+  });
+
+  it('applies the default deny after the allow list', () => {
+    const policy = policyWith({
+      visibility: { allow: ['*'], deny: ['orders_*', 'skill://orders/*'] },
+    });
+    expect(policy.isToolVisible('orders_place', 'c')).toBe(false);
+    expect(policy.isToolVisible('inventory_search', 'c')).toBe(true);
+    expect(policy.isResourceVisible('skill://orders/place-order', 'c')).toBe(false);
+  });
+
+  it("replaces the default allow with a client's own and adds its deny to the default", () => {
+    const policy = policyWith({
+      visibility: { allow: ['*'], deny: ['danger_*'] },
+      clients: {
+        'acme-bot': { allow: ['inventory_*', 'danger_zone'], deny: ['inventory_reorder_report'] },
+      },
+    });
+    expect(policy.isToolVisible('inventory_search', 'acme-bot')).toBe(true);
+    expect(policy.isToolVisible('inventory_reorder_report', 'acme-bot')).toBe(false);
+    expect(policy.isToolVisible('orders_place', 'acme-bot')).toBe(false);
+    // Allowed by its own list, still denied by the default deny.
+    expect(policy.isToolVisible('danger_zone', 'acme-bot')).toBe(false);
+    // Other clients keep the defaults.
+    expect(policy.isToolVisible('orders_place', 'someone-else')).toBe(true);
+    expect(policy.isToolVisible('inventory_reorder_report', 'someone-else')).toBe(true);
+  });
+
+  it('never mistakes Object.prototype members for client rules', () => {
+    const policy = policyWith({ clients: { 'acme-bot': { allow: [] } } });
+    expect(policy.isToolVisible('orders_place', 'constructor')).toBe(true);
+    expect(policy.isToolVisible('orders_place', '__proto__')).toBe(true);
+    expect(policy.isToolVisible('orders_place', 'acme-bot')).toBe(false);
+  });
+
+  it('shows everything but hidden handlers when governance is disabled', () => {
+    const policy = policyWith({ enabled: false, visibility: { allow: [], deny: ['*'] } });
+    expect(policy.isToolVisible('orders_place', 'c')).toBe(true);
+    expect(policy.isToolVisible('orders_place', 'c', 'hidden')).toBe(false);
+  });
+
+  it('follows rules replaced at run time', () => {
+    const config = { ...DEFAULT_CONFIG };
+    const rules = new GovernanceRules(config);
+    const policy = new VisibilityPolicy(rules);
+    expect(policy.isToolVisible('orders_place', 'c')).toBe(true);
+    rules.replace(
+      { ...config.governance, visibility: { allow: ['*'], deny: ['orders_*'] } },
+      'admin',
+    );
+    expect(policy.isToolVisible('orders_place', 'c')).toBe(false);
+  });
+});

@@ -1,0 +1,151 @@
+import { CompletedCall } from '../json-rpc/call-observers';
+import { JsonRpcId, JsonRpcParams, JsonRpcResponse } from '../json-rpc/json-rpc.types';
+import { CallRecord, McpRequestContext } from '../json-rpc/mcp-request-context';
+import { McpSession } from '../session/mcp-session';
+import { ArgumentRedactor } from './argument-redactor';
+import { requestIdText, toLedgerRow } from './call-to-ledger-row';
+
+const session = new McpSession('streamable-http', 'client-7');
+const options = { recordArguments: true, redactor: new ArgumentRedactor(['password', 'token']) };
+
+function completed(
+  method: string,
+  params: JsonRpcParams,
+  response: JsonRpcResponse | undefined,
+  call: CallRecord = {},
+  id: JsonRpcId = 5,
+): CompletedCall {
+  const context: McpRequestContext = {
+    method,
+    requestId: id,
+    session,
+    clientId: session.clientId,
+    transport: session.transport,
+    signal: new AbortController().signal,
+    meta: {},
+    call,
+    responseHeaders: {},
+    traceId: 'trace-1',
+    notify: () => false,
+    request: () => Promise.resolve(undefined),
+    log: () => false,
+  };
+  return {
+    context,
+    params,
+    startedAt: 1_700_000_000_000,
+    durationMs: 8,
+    response,
+    cancelled: response === undefined,
+  };
+}
+
+const ok = (result: unknown): JsonRpcResponse => ({ jsonrpc: '2.0', id: 5, result });
+const fail = (code: number, data?: unknown): JsonRpcResponse => ({
+  jsonrpc: '2.0',
+  id: 5,
+  error: { code, message: 'no', data },
+});
+
+describe('toLedgerRow', () => {
+  it('records a successful tools/call with redacted arguments, cost and result size', () => {
+    const result = { content: [{ type: 'text', text: 'é' }] };
+    const row = toLedgerRow(
+      completed(
+        'tools/call',
+        { name: 'orders_get', arguments: { id: 1, auth: { token: 't' }, password: 'p' } },
+        ok(result),
+        { target: 'orders_get', cost: 3, estimatedCost: 9 },
+      ),
+      options,
+    );
+    expect(row).toEqual({
+      time: 1_700_000_000_000,
+      requestId: 'n:5',
+      traceId: 'trace-1',
+      clientId: 'client-7',
+      sessionId: session.id,
+      transport: 'streamable-http',
+      method: 'tools/call',
+      target: 'orders_get',
+      arguments: '{"id":1,"auth":{"token":"[REDACTED]"},"password":"[REDACTED]"}',
+      outcome: 'success',
+      errorCode: null,
+      denialReason: null,
+      durationMs: 8,
+      cost: 3,
+      resultBytes: Buffer.byteLength(JSON.stringify(result)),
+    });
+  });
+
+  it('maps outcomes: tool_error, denied, timeout, error, cancelled', () => {
+    const call = (response: JsonRpcResponse | undefined, record: CallRecord = {}) =>
+      toLedgerRow(
+        completed('tools/call', { name: 'x' }, response, { estimatedCost: 2, ...record }),
+        options,
+      );
+
+    expect(call(ok({ content: [], isError: true }))).toMatchObject({
+      outcome: 'tool_error',
+      errorCode: null,
+      cost: 2,
+    });
+    expect(call(fail(-32003), { denialReason: 'rate_limited' })).toMatchObject({
+      outcome: 'denied',
+      errorCode: -32003,
+      denialReason: 'rate_limited',
+      cost: 0,
+      resultBytes: 0,
+    });
+    expect(call(fail(-32003, { reason: 'budget_exceeded' }))).toMatchObject({
+      denialReason: 'budget_exceeded',
+    });
+    expect(call(fail(-32004))).toMatchObject({ outcome: 'timeout', errorCode: -32004, cost: 2 });
+    expect(call(fail(-32001))).toMatchObject({ outcome: 'error', errorCode: -32001 });
+    expect(call(undefined, { cost: 5 })).toMatchObject({
+      outcome: 'cancelled',
+      errorCode: null,
+      cost: 0,
+    });
+    expect(call(ok({}), {})).toMatchObject({ cost: 2 });
+    expect(toLedgerRow(completed('tools/call', { name: 'x' }, ok({})), options).cost).toBe(0);
+  });
+
+  it('falls back to params for the target and records resources/read arguments', () => {
+    const row = toLedgerRow(
+      completed(
+        'resources/read',
+        { uri: 'skill://a/b', range: { start: 0 }, extra: 1 },
+        fail(-32002),
+      ),
+      options,
+    );
+    expect(row).toMatchObject({
+      target: 'skill://a/b',
+      arguments: '{"uri":"skill://a/b","range":{"start":0}}',
+      outcome: 'error',
+    });
+    expect(
+      toLedgerRow(completed('tools/call', { name: 'ghost' }, fail(-32001)), options),
+    ).toMatchObject({
+      target: 'ghost',
+      arguments: '{}',
+    });
+  });
+
+  it('stores null arguments when argument recording is off', () => {
+    const row = toLedgerRow(completed('tools/call', { name: 'x', arguments: { a: 1 } }, ok({})), {
+      ...options,
+      recordArguments: false,
+    });
+    expect(row.arguments).toBeNull();
+  });
+
+  it('keeps string and number request ids apart', () => {
+    expect(requestIdText('1')).toBe('s:1');
+    expect(requestIdText(1)).toBe('n:1');
+    expect(toLedgerRow(completed('tools/call', {}, ok({}), {}, 'abc'), options).requestId).toBe(
+      's:abc',
+    );
+  });
+});

@@ -1,0 +1,56 @@
+import { CompletedCall } from '../json-rpc/call-observers';
+import { JsonRpcId, JsonRpcParams } from '../json-rpc/json-rpc.types';
+import { ArgumentRedactor } from './argument-redactor';
+import { callOutcome } from './ledger-outcome';
+import { LedgerRow } from './ledger-row';
+
+export interface LedgerRowOptions {
+  /** False stores null instead of the arguments. */
+  recordArguments: boolean;
+  redactor: ArgumentRedactor;
+}
+
+/** The ledger row of one completed tools/call or resources/read. */
+export function toLedgerRow(call: CompletedCall, options: LedgerRowOptions): LedgerRow {
+  const { context, params } = call;
+  const { outcome, errorCode, result, deniedFor } = callOutcome(call);
+  const charged = outcome !== 'denied' && outcome !== 'cancelled';
+  return {
+    time: call.startedAt,
+    requestId: requestIdText(context.requestId),
+    traceId: context.traceId,
+    clientId: context.clientId,
+    sessionId: context.session.id,
+    transport: context.transport,
+    method: context.method,
+    target: context.call.target ?? targetFromParams(context.method, params),
+    arguments: options.recordArguments
+      ? JSON.stringify(options.redactor.redact(auditedArguments(context.method, params)))
+      : null,
+    outcome,
+    errorCode,
+    denialReason: context.call.denialReason ?? deniedFor ?? null,
+    durationMs: call.durationMs,
+    cost: charged ? (context.call.cost ?? context.call.estimatedCost ?? 0) : 0,
+    resultBytes: result === undefined ? 0 : Buffer.byteLength(JSON.stringify(result)),
+  };
+}
+
+/** `s:` / `n:` keep the string id "1" apart from the number id 1. */
+export function requestIdText(id: JsonRpcId | undefined): string {
+  if (id === undefined) return '';
+  return typeof id === 'string' ? `s:${id}` : `n:${id}`;
+}
+
+/** What the call addressed, when the handler did not get as far as saying so. */
+function targetFromParams(method: string, params: JsonRpcParams): string {
+  const value = method === 'resources/read' ? params.uri : params.name;
+  return typeof value === 'string' ? value : '';
+}
+
+function auditedArguments(method: string, params: JsonRpcParams): unknown {
+  if (method === 'resources/read') {
+    return { uri: params.uri, range: params.range, ifNoneMatch: params.ifNoneMatch };
+  }
+  return params.arguments ?? {};
+}

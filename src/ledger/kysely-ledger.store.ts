@@ -1,0 +1,118 @@
+import { Kysely, Migrator, sql } from 'kysely';
+import { setTimeout as delay } from 'node:timers/promises';
+import { LedgerRow, StoredLedgerRow } from './ledger-row';
+import { fromColumns, toColumns } from './ledger-row.columns';
+import { ClientUsage, LedgerQuery, LedgerStore } from './ledger-store';
+import { LedgerConnection } from './ledger-connection';
+import { createLedgerDialect } from './ledger.dialect';
+import { LedgerMigrationProvider } from './ledger.migrations';
+import { LedgerDatabase } from './ledger.schema';
+import { queryUsage } from './ledger-usage.query';
+
+const MIGRATION_ATTEMPTS = 5;
+
+/**
+ * The ledger over Kysely: one query layer for SQLite (embedded) and
+ * PostgreSQL (scale-out). Each append is a single multi-row INSERT, which
+ * both engines commit atomically as one implicit transaction.
+ */
+export class KyselyLedgerStore implements LedgerStore {
+  private readonly db: Kysely<LedgerDatabase>;
+  private closed = false;
+
+  constructor(private readonly connection: LedgerConnection) {
+    this.db = new Kysely<LedgerDatabase>({ dialect: createLedgerDialect(connection) });
+  }
+
+  get driver(): LedgerConnection['driver'] {
+    return this.connection.driver;
+  }
+
+  async init(): Promise<void> {
+    const migrator = new Migrator({
+      db: this.db,
+      provider: new LedgerMigrationProvider(this.connection.driver),
+      // Kysely looks for its bookkeeping tables in every schema unless told which one is ours.
+      migrationTableSchema: await this.currentSchema(),
+    });
+    for (let attempt = 1; ; attempt++) {
+      const { error } = await migrator.migrateToLatest();
+      if (error === undefined) return;
+      // Two processes creating one SQLite file at once: the loser's upgrade to a write lock fails.
+      if (attempt < MIGRATION_ATTEMPTS && isSqliteBusy(error)) {
+        await delay(50 * attempt);
+        continue;
+      }
+      throw new Error(`ledger migration failed: ${messageOf(error)}`, { cause: error });
+    }
+  }
+
+  async append(rows: readonly LedgerRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.insertInto('ledger').values(rows.map(toColumns)).execute();
+  }
+
+  async query(query: LedgerQuery): Promise<StoredLedgerRow[]> {
+    const rows = await this.db
+      .selectFrom('ledger')
+      .selectAll()
+      .$if(query.clientId !== undefined, (q) => q.where('client_id', '=', query.clientId ?? ''))
+      .$if(query.target !== undefined, (q) => q.where('target', '=', query.target ?? ''))
+      .$if(query.outcome !== undefined, (q) => q.where('outcome', '=', query.outcome ?? ''))
+      .$if(query.from !== undefined, (q) => q.where('time', '>=', query.from ?? 0))
+      .$if(query.to !== undefined, (q) => q.where('time', '<', query.to ?? 0))
+      .$if(query.beforeId !== undefined, (q) => q.where('id', '<', query.beforeId ?? 0))
+      .orderBy('id', 'desc')
+      .limit(query.limit)
+      .execute();
+    return rows.map(fromColumns);
+  }
+
+  async spendSince(clientId: string, from: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('ledger')
+      .select((eb) => eb.fn.sum<number | string | null>('cost').as('spend'))
+      .where('client_id', '=', clientId)
+      .where('time', '>=', from)
+      .executeTakeFirst();
+    return Number(row?.spend ?? 0);
+  }
+
+  usage(now: number, clientId?: string): Promise<ClientUsage[]> {
+    return queryUsage(this.db, now, clientId);
+  }
+
+  async prune(before: number): Promise<number> {
+    const result = await this.db.deleteFrom('ledger').where('time', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.db.destroy();
+  }
+
+  private async currentSchema(): Promise<string | undefined> {
+    if (this.connection.driver !== 'postgres') return undefined;
+    const { rows } = await sql<{
+      schema: string | null;
+    }>`select current_schema() as schema`.execute(this.db);
+    const schema = rows[0]?.schema;
+    if (!schema) throw new Error('ledger: the PostgreSQL search_path names no existing schema');
+    return schema;
+  }
+}
+
+function isSqliteBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

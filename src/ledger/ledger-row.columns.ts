@@ -1,0 +1,45 @@
+import { Insertable, Selectable } from 'kysely';
+import { LedgerOutcome, LedgerRow, StoredLedgerRow } from './ledger-row';
+import { LedgerTable } from './ledger.schema';
+
+/** A LedgerRow as table columns. Durations and sizes are whole numbers in the table. */
+export function toColumns(row: LedgerRow): Insertable<LedgerTable> {
+  return {
+    time: Math.trunc(row.time),
+    request_id: row.requestId,
+    trace_id: row.traceId,
+    client_id: row.clientId,
+    session_id: row.sessionId,
+    transport: row.transport,
+    method: row.method,
+    target: row.target,
+    arguments: row.arguments,
+    outcome: row.outcome,
+    error_code: row.errorCode,
+    denial_reason: row.denialReason,
+    duration_ms: Math.round(row.durationMs),
+    cost: row.cost,
+    result_bytes: Math.round(row.resultBytes),
+  };
+}
+
+export function fromColumns(columns: Selectable<LedgerTable>): StoredLedgerRow {
+  return {
+    id: Number(columns.id),
+    time: Number(columns.time),
+    requestId: columns.request_id,
+    traceId: columns.trace_id,
+    clientId: columns.client_id,
+    sessionId: columns.session_id,
+    transport: columns.transport,
+    method: columns.method,
+    target: columns.target,
+    arguments: columns.arguments,
+    outcome: columns.outcome as LedgerOutcome,
+    errorCode: columns.error_code === null ? null : Number(columns.error_code),
+    denialReason: columns.denial_reason,
+    durationMs: Number(columns.duration_ms),
+    cost: Number(columns.cost),
+    resultBytes: Number(columns.result_bytes),
+  };
+}

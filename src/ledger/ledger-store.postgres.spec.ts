@@ -1,0 +1,96 @@
+import { Client } from 'pg';
+import {
+  postgresReachable,
+  SERVICES_REQUIRED,
+  TEST_POSTGRES_URL,
+} from '../../test/support/postgres';
+import { KyselyLedgerStore } from './kysely-ledger.store';
+import { defineLedgerStoreContract, ledgerRow } from './ledger-store.contract';
+
+const available = postgresReachable();
+
+if (!available) {
+  process.stderr.write(
+    `\n!!! PostgreSQL is not reachable at ${TEST_POSTGRES_URL}: the PostgreSQL ledger contract tests are SKIPPED` +
+      `${SERVICES_REQUIRED ? ' (and MCP_TEST_REQUIRE_SERVICES=1 makes that a failure)' : ''}. !!!\n\n`,
+  );
+}
+
+if (SERVICES_REQUIRED) {
+  describe('PostgreSQL for the ledger contract', () => {
+    it(`is reachable at ${TEST_POSTGRES_URL} (MCP_TEST_REQUIRE_SERVICES=1)`, () => {
+      expect(available).toBe(true);
+    });
+  });
+}
+
+// The issue requires suites that cannot reach PostgreSQL to say loudly that they were skipped
+// (the stderr warning above) rather than pass silently or fail on developer machines without it;
+// this is the one sanctioned conditional skip. With MCP_TEST_REQUIRE_SERVICES=1 the test above fails.
+(available ? describe : describe.skip)('KyselyLedgerStore on PostgreSQL', () => {
+  const runId = `ledger_test_${process.pid}_${Date.now().toString(36)}`;
+  const schemas: string[] = [];
+  let admin: Client;
+
+  beforeAll(async () => {
+    admin = new Client({ connectionString: TEST_POSTGRES_URL });
+    await admin.connect();
+  });
+
+  afterAll(async () => {
+    for (const schema of schemas) await admin.query(`drop schema if exists ${schema} cascade`);
+    await admin.end();
+  });
+
+  /** Each database is a fresh schema, made the whole search_path of the store's pool. */
+  async function newSchema(): Promise<string> {
+    const schema = `${runId}_${schemas.length + 1}`;
+    await admin.query(`create schema ${schema}`);
+    schemas.push(schema);
+    return schema;
+  }
+
+  const storeIn = (schema: string) =>
+    new KyselyLedgerStore({
+      driver: 'postgres',
+      pool: { connectionString: TEST_POSTGRES_URL, options: `-c search_path=${schema}` },
+    });
+
+  defineLedgerStoreContract({
+    newDatabase: async () => {
+      const schema = await newSchema();
+      return () => storeIn(schema);
+    },
+  });
+
+  it('creates the table, its indexes and the migration tables inside its own schema', async () => {
+    const schema = await newSchema();
+    const store = storeIn(schema);
+    await store.init();
+    await store.append([ledgerRow()]);
+    await store.close();
+
+    const tables = await admin.query<{ table_name: string }>(
+      `select table_name from information_schema.tables where table_schema = $1 order by table_name`,
+      [schema],
+    );
+    expect(tables.rows.map((r) => r.table_name)).toEqual([
+      'kysely_migration',
+      'kysely_migration_lock',
+      'ledger',
+    ]);
+    const indexes = await admin.query<{ indexname: string }>(
+      `select indexname from pg_indexes where schemaname = $1 and tablename = 'ledger'`,
+      [schema],
+    );
+    expect(indexes.rows.map((r) => r.indexname)).toEqual(
+      expect.arrayContaining([
+        'ledger_client_time_idx',
+        'ledger_target_time_idx',
+        'ledger_time_idx',
+      ]),
+    );
+    const count = await admin.query<{ n: string }>(`select count(*) as n from ${schema}.ledger`);
+    expect(count.rows[0].n).toBe('1');
+  });
+});

@@ -1,0 +1,38 @@
+import { Logger } from '@nestjs/common';
+import Database from 'better-sqlite3';
+import { Dialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Pool } from 'pg';
+import { LedgerConnection } from './ledger-connection';
+
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+const POSTGRES_POOL_SIZE = 10;
+
+/** One query layer, two engines: the Kysely dialect for a ledger connection. */
+export function createLedgerDialect(connection: LedgerConnection): Dialect {
+  return connection.driver === 'sqlite'
+    ? new SqliteDialect({ database: () => Promise.resolve(openSqlite(connection.path)) })
+    : new PostgresDialect({ pool: () => Promise.resolve(openPool(connection)) });
+}
+
+function openSqlite(path: string): Database.Database {
+  const memory = path === ':memory:';
+  if (!memory) mkdirSync(dirname(resolve(path)), { recursive: true });
+  const db = new Database(memory ? path : resolve(path));
+  // WAL + NORMAL: a commit survives a process kill (not a power cut) without an fsync per commit.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  // Several gateways (or tests) may share one file; writers wait instead of failing.
+  db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  return db;
+}
+
+function openPool(connection: Extract<LedgerConnection, { driver: 'postgres' }>): Pool {
+  const pool = new Pool({ max: POSTGRES_POOL_SIZE, ...connection.pool });
+  // An idle client dropped by the server emits 'error'; unhandled, that would kill the process.
+  pool.on('error', (err) =>
+    new Logger('LedgerStore').warn({ msg: 'idle PostgreSQL client failed', error: err.message }),
+  );
+  return pool;
+}

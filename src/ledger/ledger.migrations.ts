@@ -1,0 +1,57 @@
+import { Kysely, Migration, MigrationProvider, sql } from 'kysely';
+import { LedgerConnection } from './ledger-connection';
+
+type Driver = LedgerConnection['driver'];
+
+/**
+ * The ledger's schema history, in code (no migration folder to ship).
+ * Names sort in the order they must run; never edit a released migration,
+ * add the next one.
+ */
+export class LedgerMigrationProvider implements MigrationProvider {
+  constructor(private readonly driver: Driver) {}
+
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve({ '0001_create_ledger': createLedger(this.driver) });
+  }
+}
+
+function createLedger(driver: Driver): Migration {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('ledger')
+        .ifNotExists()
+        .addColumn('id', driver === 'postgres' ? 'bigserial' : 'integer', (col) =>
+          driver === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement(),
+        )
+        .addColumn('time', 'bigint', (col) => col.notNull())
+        .addColumn('request_id', 'text', (col) => col.notNull())
+        .addColumn('trace_id', 'text', (col) => col.notNull())
+        .addColumn('client_id', 'text', (col) => col.notNull())
+        .addColumn('session_id', 'text', (col) => col.notNull())
+        .addColumn('transport', 'text', (col) => col.notNull())
+        .addColumn('method', 'text', (col) => col.notNull())
+        .addColumn('target', 'text', (col) => col.notNull())
+        .addColumn('arguments', 'text')
+        .addColumn('outcome', 'text', (col) => col.notNull())
+        .addColumn('error_code', 'integer')
+        .addColumn('denial_reason', 'text')
+        .addColumn('duration_ms', 'integer', (col) => col.notNull())
+        .addColumn('cost', 'double precision', (col) => col.notNull().defaultTo(sql`0`))
+        .addColumn('result_bytes', 'integer', (col) => col.notNull().defaultTo(sql`0`))
+        .execute();
+      const indexes: Array<[string, string[]]> = [
+        ['ledger_client_time_idx', ['client_id', 'time']],
+        ['ledger_target_time_idx', ['target', 'time']],
+        ['ledger_time_idx', ['time']],
+      ];
+      for (const [name, columns] of indexes) {
+        await db.schema.createIndex(name).ifNotExists().on('ledger').columns(columns).execute();
+      }
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable('ledger').ifExists().execute();
+    },
+  };
+}

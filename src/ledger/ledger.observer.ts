@@ -1,0 +1,45 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { GATEWAY_CONFIG } from '../config/config.constants';
+import { GatewayConfig } from '../config/gateway-config';
+import { CallObserver, CallObservers, CompletedCall } from '../json-rpc/call-observers';
+import { ArgumentRedactor } from './argument-redactor';
+import { LedgerRowOptions, toLedgerRow } from './call-to-ledger-row';
+import { LedgerMetrics } from './ledger.metrics';
+import { LedgerWriter } from './ledger.writer';
+
+/**
+ * Writes one ledger row per audited call (allowed, denied, failed or
+ * cancelled) before its response leaves. A failed write rejects, and the
+ * dispatcher then answers with an error instead of an unrecorded result.
+ */
+@Injectable()
+export class LedgerObserver implements CallObserver, OnModuleInit {
+  private readonly options: LedgerRowOptions;
+
+  constructor(
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+    private readonly observers: CallObservers,
+    private readonly writer: LedgerWriter,
+    private readonly metrics: LedgerMetrics,
+  ) {
+    this.options = {
+      recordArguments: config.ledger.record_arguments,
+      redactor: new ArgumentRedactor(config.ledger.redact_keys),
+    };
+  }
+
+  onModuleInit(): void {
+    this.observers.register(this);
+  }
+
+  async callCompleted(call: CompletedCall): Promise<void> {
+    const row = toLedgerRow(call, this.options);
+    this.metrics.countToolCall(row);
+    const done = this.metrics.startWrite();
+    try {
+      await this.writer.record(row);
+    } finally {
+      done();
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import { LedgerRow } from './ledger-row';
+import { LedgerStore } from './ledger-store';
+import { LEDGER_MAX_BATCH_ROWS } from './ledger.constants';
+
+interface PendingRow {
+  row: LedgerRow;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+export interface LedgerWriterStats {
+  /** Commits attempted (each one multi-row INSERT, one transaction). */
+  batches: number;
+  /** Rows committed. */
+  rows: number;
+  /** Rows whose commit failed (each caller saw the rejection). */
+  failedRows: number;
+}
+
+/**
+ * Group commit. `record()` resolves once the row's commit is durable. Rows
+ * queued in the same turn of the event loop share one commit; one commit
+ * runs at a time, and the rows that arrive while it runs share the next. A
+ * lone row waits for no timer: the flush starts on the next turn
+ * (setImmediate), which only gathers what is already queued.
+ * Provided by a factory in LedgerModule (the batch size is not injectable).
+ */
+export class LedgerWriter {
+  readonly stats: LedgerWriterStats = { batches: 0, rows: 0, failedRows: 0 };
+  private queue: PendingRow[] = [];
+  private flushing?: Promise<void>;
+
+  constructor(
+    private readonly store: LedgerStore,
+    private readonly maxBatchRows: number = LEDGER_MAX_BATCH_ROWS,
+  ) {}
+
+  record(row: LedgerRow): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ row, resolve, reject });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  /** Resolves when every row recorded so far has been committed or rejected. */
+  async drain(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    for (;;) {
+      const batch = this.queue.splice(0, this.maxBatchRows);
+      if (batch.length === 0) {
+        // Cleared in the same synchronous step that saw the queue empty, so no row is stranded.
+        this.flushing = undefined;
+        return;
+      }
+      await this.commit(batch);
+    }
+  }
+
+  private async commit(batch: PendingRow[]): Promise<void> {
+    this.stats.batches++;
+    try {
+      await this.store.append(batch.map((pending) => pending.row));
+    } catch (err) {
+      this.stats.failedRows += batch.length;
+      for (const pending of batch) pending.reject(err);
+      return;
+    }
+    this.stats.rows += batch.length;
+    for (const pending of batch) pending.resolve();
+  }
+}

@@ -1,0 +1,32 @@
+import { Module, OnModuleInit } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { ServerCapabilities } from '../lifecycle/server-capabilities.service';
+import { ResourcesModule } from '../resources/resources.module';
+import { CompletionMethods } from './completion.methods';
+import { PromptArgumentCompleter } from './prompt-argument.completer';
+import { PromptExplorer } from './prompt.explorer';
+import { PromptRegistry } from './prompt.registry';
+import { PromptsMethods } from './prompts.methods';
+import { SkillTemplateCompleter } from './skill-template.completer';
+
+/** Prompts (@Prompt methods of @Capability() providers) and argument completion. */
+@Module({
+  imports: [DiscoveryModule, ResourcesModule],
+  providers: [
+    PromptRegistry,
+    PromptExplorer,
+    PromptsMethods,
+    PromptArgumentCompleter,
+    SkillTemplateCompleter,
+    CompletionMethods,
+  ],
+  exports: [PromptRegistry],
+})
+export class PromptsModule implements OnModuleInit {
+  constructor(private readonly capabilities: ServerCapabilities) {}
+
+  onModuleInit(): void {
+    this.capabilities.declare('prompts', { listChanged: false });
+    this.capabilities.declare('completions', {});
+  }
+}

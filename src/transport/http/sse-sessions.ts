@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { JsonRpcMessage } from '../../json-rpc/json-rpc.types';
+import { McpSession } from '../../session/mcp-session';
+import { MessageSink } from '../../session/message-sink';
+import { SseEventLog, SseEventRecord, STANDALONE_STREAM_ID } from './sse-event-log';
+import { SseStream } from './sse-stream';
+
+/** Resumption (SEP-1699) starts with the revision whose clients accept priming events. */
+const PRIMING_SINCE = '2025-11-25';
+
+/** Whether clients of this revision understand a priming event (an id with empty data). */
+export function acceptsPriming(protocolVersion: string | undefined): boolean {
+  return protocolVersion !== undefined && protocolVersion >= PRIMING_SINCE;
+}
+
+/** A POST stream as the GET that resumes it sees it. */
+export interface ResumablePostStream {
+  /** True while an HTTP connection carries the stream. */
+  readonly connected: boolean;
+  /** `connection` carries the stream from now on (the missed events were replayed on it first). */
+  attach(connection: SseStream): void;
+}
+
+/**
+ * The SSE state of one Streamable HTTP session: its replay log and the POST
+ * streams that are still running, which a GET with Last-Event-ID may take over.
+ */
+export class SessionSseState {
+  readonly log = new SseEventLog();
+  private readonly running = new Map<string, ResumablePostStream>();
+  private postStreams = 0;
+
+  /** Registers a POST stream until finishPostStream; returns its stream id (`p1`, `p2`, ...). */
+  openPostStream(stream: ResumablePostStream): string {
+    const id = `p${++this.postStreams}`;
+    this.running.set(id, stream);
+    return id;
+  }
+
+  /** The stream sent its last event; its events stay in the log for a late resume. */
+  finishPostStream(id: string): void {
+    this.running.delete(id);
+  }
+
+  runningPostStream(id: string): ResumablePostStream | undefined {
+    return this.running.get(id);
+  }
+
+  /** Whether `streamId` names a stream this session has had (running or finished). */
+  knows(streamId: string): boolean {
+    if (streamId === STANDALONE_STREAM_ID) return true;
+    const match = /^p(\d+)$/.exec(streamId);
+    return match !== null && Number(match[1]) >= 1 && Number(match[1]) <= this.postStreams;
+  }
+
+  get runningCount(): number {
+    return this.running.size;
+  }
+}
+
+/**
+ * SSE state per Streamable HTTP session. Held weakly: it goes away with the
+ * session object, so nothing needs to hook the session's close.
+ */
+@Injectable()
+export class SseSessions {
+  private readonly states = new WeakMap<McpSession, SessionSseState>();
+
+  of(session: McpSession): SessionSseState {
+    let state = this.states.get(session);
+    if (!state) {
+      state = new SessionSseState();
+      this.states.set(session, state);
+    }
+    return state;
+  }
+}
+
+/** Writes one logged event on a connection (its id lets the client resume after it). */
+export function writeRecord(connection: SseStream, record: SseEventRecord): boolean {
+  return connection.writeEvent({ event: 'message', id: record.id, data: record.data });
+}
+
+/**
+ * The session's standalone GET /mcp stream: every message is logged under the
+ * standalone stream id and written with its event id, so a client that lost
+ * the connection can reopen it with Last-Event-ID and get what it missed.
+ */
+export class StandaloneSseSink implements MessageSink {
+  constructor(
+    readonly connection: SseStream,
+    private readonly log: SseEventLog,
+  ) {}
+
+  get open(): boolean {
+    return this.connection.open;
+  }
+
+  send(message: JsonRpcMessage | JsonRpcMessage[]): void {
+    for (const one of Array.isArray(message) ? message : [message]) {
+      if (!this.open) return;
+      writeRecord(this.connection, this.log.append(STANDALONE_STREAM_ID, JSON.stringify(one)));
+    }
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * The built command line (`node dist/cli/main.js`), spawned as an operator
+ * would run it: config validation, version and help, list commands, and
+ * `start --transport http` from first log line to SIGTERM.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { waitUntil } from '../support/rpc-adapter';
+import { CLI_ENTRY, REPO_ROOT } from '../support/stdio-process';
+
+interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;
+
+/** A clean environment: no MCP_SERVER_* from the developer's shell leaks into a test. */
+function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? '', ...extra };
+}
+
+function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+      cwd: REPO_ROOT,
+      env: cliEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`owlclaw ${args.join(' ')} did not finish:\n${stderr}`));
+    }, 60_000);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+describe('owlclaw mcp-server CLI', () => {
+  let dir: string;
+  let badFile: string;
+  let goodFile: string;
+  /** Every one-shot command, run concurrently once: each spawn pays the CLI's start-up. */
+  let ran: Record<string, CliResult>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'owlclaw-cli-'));
+    badFile = join(dir, 'bad.yaml');
+    writeFileSync(badFile, 'mcp_server:\n  http:\n    port: 99999\n');
+    goodFile = join(dir, 'good.yaml');
+    writeFileSync(
+      goodFile,
+      'mcp_server:\n  transport: http\n  http:\n    port: 9099\n    host: "127.0.0.1"\n',
+    );
+    const commands: Record<string, [string[], Record<string, string>?]> = {
+      invalid: [['mcp-server', 'config', 'validate', '--config', badFile]],
+      valid: [['mcp-server', 'config', 'validate', '--config', goodFile]],
+      version: [['--version']],
+      versionShort: [['-v']],
+      help: [['--help']],
+      serverHelp: [['mcp-server', '--help']],
+      tools: [['mcp-server', 'tools', 'list']],
+      resources: [['mcp-server', 'resources', 'list']],
+      badEnv: [['mcp-server', 'start', '--transport', 'http'], { MCP_SERVER_HTTP_PORT: 'abc' }],
+    };
+    // A few at a time: enough to overlap start-up, not so many that each one starves.
+    ran = {};
+    const queue = Object.entries(commands);
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const [key, [args, env]] = next;
+        ran[key] = await runCli(args, env);
+      }
+    };
+    await Promise.all([worker(), worker(), worker()]);
+  }, 120_000);
+
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('config validate rejects http.port 99999, naming mcp_server.http.port', () => {
+    const { invalid } = ran;
+    expect(invalid.code).not.toBe(0);
+    expect(invalid.code).not.toBeNull();
+    expect(invalid.stderr).toContain('mcp_server.http.port');
+    expect(invalid.stderr).toContain('65535');
+    expect(invalid.stderr).toContain(badFile);
+  });
+
+  it('config validate accepts a valid file with exit 0 and prints its summary', () => {
+    const { valid } = ran;
+    expect(valid.code).toBe(0);
+    expect(valid.stdout).toContain(`Configuration is valid (${goodFile})`);
+    const summary = JSON.parse(valid.stdout.slice(valid.stdout.indexOf('{'))) as Record<
+      string,
+      unknown
+    >;
+    expect(summary).toMatchObject({ transport: 'http', listen: '127.0.0.1:9099' });
+  });
+
+  it('--version prints the version of package.json', () => {
+    expect(ran.version.code).toBe(0);
+    expect(ran.version.stdout.trim()).toBe(PACKAGE_VERSION);
+    expect(ran.versionShort.stdout.trim()).toBe(PACKAGE_VERSION);
+  });
+
+  it('--help lists start, config, tools and resources', () => {
+    expect(ran.help.code).toBe(0);
+    expect(ran.help.stdout).toMatch(/^\s+mcp-server\b/m);
+    expect(ran.serverHelp.code).toBe(0);
+    for (const command of ['start', 'config', 'tools', 'resources']) {
+      expect(ran.serverHelp.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
+    }
+  });
+
+  it('tools list and resources list exit 0', () => {
+    expect(ran.tools.code).toBe(0);
+    expect(ran.tools.stdout).toMatch(/tool/i);
+    expect(ran.resources.code).toBe(0);
+    expect(ran.resources.stdout).toMatch(/resource/i);
+  });
+
+  it('start with MCP_SERVER_HTTP_PORT=abc exits non-zero naming the variable', () => {
+    const { badEnv } = ran;
+    expect(badEnv.code).not.toBe(0);
+    expect(badEnv.code).not.toBeNull();
+    expect(badEnv.stderr).toContain('MCP_SERVER_HTTP_PORT');
+    expect(badEnv.stderr).toContain('mcp_server.http.port');
+  });
+
+  describe('start --transport http --port 0 --host 127.0.0.1', () => {
+    let child: ChildProcess | undefined;
+
+    afterEach(() => {
+      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
+
+    it('logs a listening line with the port, serves, and stops on SIGTERM with exit 0 within 5 s', async () => {
+      const server = spawn(
+        process.execPath,
+        [
+          CLI_ENTRY,
+          'mcp-server',
+          'start',
+          '--transport',
+          'http',
+          '--port',
+          '0',
+          '--host',
+          '127.0.0.1',
+        ],
+        { cwd: REPO_ROOT, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      child = server;
+      let stderr = '';
+      let stdout = '';
+      server.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      server.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+        (resolve) => server.once('exit', (code, signal) => resolve({ code, signal })),
+      );
+
+      const listening = () =>
+        stderr
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .find((entry) => entry.msg === 'listening');
+      await waitUntil(
+        () => listening() !== undefined || server.exitCode !== null,
+        60_000,
+        () => stderr,
+      );
+      const entry = listening();
+      expect(entry).toEqual(
+        expect.objectContaining({
+          msg: 'listening',
+          port: expect.any(Number),
+          url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/),
+        }),
+      );
+      const port = entry?.port as number;
+      expect(port).toBeGreaterThan(0);
+      expect(entry?.url).toBe(`http://127.0.0.1:${port}/mcp`);
+      // Every stderr line is a JSON log line; stdout stays empty.
+      for (const line of stderr.split('\n').filter((l) => l.trim() !== '')) {
+        expect(() => JSON.parse(line) as unknown).not.toThrow();
+      }
+      expect(stdout).toBe('');
+
+      const health = await request(`http://127.0.0.1:${port}`).get('/health');
+      expect(health.status).toBe(200);
+
+      const started = Date.now();
+      server.kill('SIGTERM');
+      const exit = await exited;
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(Date.now() - started).toBeLessThan(5000);
+    }, 90_000);
+  });
+});
