@@ -82,6 +82,7 @@ export const DEFAULT_CONFIG: GatewayConfig = deepFreeze<GatewayConfig>({
   auth: { mode: 'none', api_keys: [] },
   state: { driver: 'memory', redis_url: 'redis://127.0.0.1:6379', key_prefix: 'owlclaw:' },
   ledger: {
+    enabled: true,
     driver: 'sqlite',
     sqlite_path: './data/ledger.db',
     postgres_url: 'postgres://postgres@127.0.0.1:5432/test',

@@ -351,6 +351,9 @@ class StateSchema {
 }
 
 class LedgerSchema {
+  @IsBoolean()
+  enabled!: boolean;
+
   @IsIn(['sqlite', 'postgres'])
   driver!: 'sqlite' | 'postgres';
 

@@ -110,6 +110,8 @@ export interface StateConfig {
 }
 
 export interface LedgerConfig {
+  /** Off records nothing (benchmarks, throwaway setups); budgets then see no spend. */
+  enabled: boolean;
   driver: 'sqlite' | 'postgres';
   sqlite_path: string;
   postgres_url: string;

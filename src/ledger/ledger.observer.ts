@@ -17,7 +17,7 @@ export class LedgerObserver implements CallObserver, OnModuleInit {
   private readonly options: LedgerRowOptions;
 
   constructor(
-    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly observers: CallObservers,
     private readonly writer: LedgerWriter,
     private readonly metrics: LedgerMetrics,
@@ -29,7 +29,7 @@ export class LedgerObserver implements CallObserver, OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.observers.register(this);
+    if (this.config.ledger.enabled) this.observers.register(this);
   }
 
   async callCompleted(call: CompletedCall): Promise<void> {
