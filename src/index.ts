@@ -10,3 +10,7 @@ export * from './tools/content';
 export * from './tools/schema';
 export { GatewayError } from './errors/gateway.error';
 export { ErrorCode } from './errors/error-code';
+export { Prompt } from './prompts/prompt.decorator';
+export type { PromptOptions } from './prompts/prompt-options';
+export type { PromptContext } from './prompts/prompt-context';
+export * from './prompts/prompt-message';

@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
+import { DemoPromptsCapability } from './demo-prompts.capability';
 import { DemoStore } from './demo-store';
 import { InventoryCapability } from './inventory.capability';
 import { OrdersCapability } from './orders.capability';
 
 /**
  * The bundled demo pack (capabilities.demo_pack): an outdoor-gear shop's
- * inventory and order tools over sample data kept in memory.
+ * inventory and order tools over sample data kept in memory, and two prompts.
  */
 @Module({
-  providers: [DemoStore, InventoryCapability, OrdersCapability],
+  providers: [DemoStore, InventoryCapability, OrdersCapability, DemoPromptsCapability],
 })
 export class DemoCapabilityModule {}
