@@ -145,7 +145,14 @@ function listFiles(
     }
     const stat = safeStat(absPath);
     if (stat?.isDirectory()) files.push(...listFiles(root, absPath, relPath, warnings));
-    else if (stat?.isFile()) files.push(describeFile(absPath, relPath));
+    else if (stat?.isFile()) {
+      // A file can vanish or be unreadable between listing and hashing; it is skipped, not fatal.
+      try {
+        files.push(describeFile(absPath, relPath));
+      } catch (err) {
+        warnings.push({ path: absPath, problem: `cannot read file: ${(err as Error).message}` });
+      }
+    }
   }
   return files.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
 }
