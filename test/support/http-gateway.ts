@@ -4,6 +4,7 @@ import { DeepPartial, loadGatewayConfig } from '../../src/config/config.loader';
 import { GatewayConfig } from '../../src/config/gateway-config';
 import { FixtureModule } from '../fixtures/fixture.module';
 import { REPO_ROOT } from './stdio-process';
+import { GENEROUS_QUOTA, tempLedgerPath } from './test-defaults';
 
 export interface HttpGatewayHandle {
   app: NestExpressApplication;
@@ -26,7 +27,12 @@ export async function startHttpGateway(
     cwd: REPO_ROOT,
     env: {},
     overrides: mergeDeep<DeepPartial<GatewayConfig>>(
-      { transport: 'http', http: { host: '127.0.0.1', port: 0 } },
+      {
+        transport: 'http',
+        http: { host: '127.0.0.1', port: 0 },
+        ledger: { sqlite_path: tempLedgerPath() },
+        governance: { default_quota: GENEROUS_QUOTA },
+      },
       options.config ?? {},
     ),
   });

@@ -1,6 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from '@modelcontextprotocol/sdk/client/stdio.js';
+import { testGatewayEnv } from './test-defaults';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   FetchLike,
@@ -178,7 +182,7 @@ function createTransport(options: SdkClientOptions, http: HttpExchange[]): SdkTr
       command: process.execPath,
       args,
       cwd: REPO_ROOT,
-      env: options.env,
+      env: { ...getDefaultEnvironment(), ...testGatewayEnv(), ...options.env },
       stderr: 'pipe',
     });
   }

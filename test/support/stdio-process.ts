@@ -1,5 +1,6 @@
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { testGatewayEnv } from './test-defaults';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
 export const CLI_ENTRY = join(REPO_ROOT, 'dist', 'cli', 'main.js');
@@ -38,7 +39,7 @@ export class StdioGatewayProcess {
       : [CLI_ENTRY, 'mcp-server', 'start', '--transport', 'stdio'];
     this.child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', ...options.env },
+      env: { PATH: process.env.PATH ?? '', ...testGatewayEnv(), ...options.env },
     });
     this.child.stdout.setEncoding('utf8');
     this.child.stderr.setEncoding('utf8');
