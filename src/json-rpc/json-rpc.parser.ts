@@ -27,6 +27,13 @@ export function parseFrame(raw: string | Buffer): InboundFrame {
   return { kind: 'single', entry: validateMessage(value) };
 }
 
+/**
+ * Deepest nesting of arrays and objects accepted in one message (the message
+ * object itself is level 1). Deeper messages are refused with -32600 before
+ * any handler, validator or serializer recurses through them and runs out of stack.
+ */
+export const MAX_MESSAGE_DEPTH = 1000;
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function decodeUtf8(raw: Buffer): string | undefined {
@@ -62,6 +69,9 @@ export function validateMessage(value: unknown): InboundEntry {
   if (hasId && !isValidId(value.id)) {
     return invalid(null, 'id must be a string or an integer (null is not allowed)');
   }
+  if (exceedsDepth(value, MAX_MESSAGE_DEPTH)) {
+    return invalid(echoId, `message nesting exceeds ${MAX_MESSAGE_DEPTH} levels`);
+  }
   if ('method' in value) {
     return validateCall(value, echoId, hasId);
   }
@@ -69,6 +79,19 @@ export function validateMessage(value: unknown): InboundEntry {
     return validateResponse(value, echoId as JsonRpcId);
   }
   return invalid(echoId, 'method is required');
+}
+
+/** Iterative, so that the check itself cannot overflow the stack. */
+function exceedsDepth(message: Record<string, unknown>, limit: number): boolean {
+  const pending: Array<[object, number]> = [[message, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === 'object' && child !== null) pending.push([child as object, depth + 1]);
+    }
+  }
+  return false;
 }
 
 function validateCall(

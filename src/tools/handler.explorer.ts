@@ -32,7 +32,10 @@ export class HandlerExplorer implements OnModuleInit {
   onModuleInit(): void {
     for (const wrapper of this.discovery.getProviders()) {
       const classRef = wrapper.metatype as unknown;
-      if (typeof classRef === 'function' && Reflect.getMetadata(CAPABILITY_METADATA, classRef) === true) {
+      if (
+        typeof classRef === 'function' &&
+        Reflect.getMetadata(CAPABILITY_METADATA, classRef) === true
+      ) {
         this.registerProvider(wrapper);
       }
     }
@@ -44,9 +47,10 @@ export class HandlerExplorer implements OnModuleInit {
     if (!instance) return;
     const prototype = Object.getPrototypeOf(instance) as object;
     for (const methodName of this.scanner.getAllMethodNames(prototype)) {
-      const options = Reflect.getMetadata(HANDLER_METADATA, prototype[methodName as keyof object]) as
-        | HandlerOptions
-        | undefined;
+      const options = Reflect.getMetadata(
+        HANDLER_METADATA,
+        prototype[methodName as keyof object],
+      ) as HandlerOptions | undefined;
       if (options) this.registry.register(this.toTool(instance, prototype, methodName, options));
     }
   }
@@ -58,11 +62,14 @@ export class HandlerExplorer implements OnModuleInit {
     options: HandlerOptions,
   ): RegisteredTool {
     const method = (instance[methodName] as HandlerMethod).bind(instance);
-    const paramTypes = (Reflect.getMetadata('design:paramtypes', prototype, methodName) ?? []) as unknown[];
+    const paramTypes = (Reflect.getMetadata('design:paramtypes', prototype, methodName) ??
+      []) as unknown[];
     const dto = UNTYPED.has(paramTypes[0]) ? undefined : (paramTypes[0] as Type);
     const name = options.name;
     const origin = `${instance.constructor.name}.${methodName}`;
-    const input = options.inputSchema ? handWrittenInput(options, origin, dto) : dtoInput(name, dto);
+    const input = options.inputSchema
+      ? handWrittenInput(options, origin, dto)
+      : dtoInput(name, dto);
     return {
       name,
       options,
@@ -70,7 +77,7 @@ export class HandlerExplorer implements OnModuleInit {
       inputSchema: input.schema,
       outputSchema: resolveOutputSchema(options.outputSchema),
       validate: input.validate,
-      execute: async (args, context) => method(args, context),
+      execute: async (args, context) => await method(args, context),
     };
   }
 }
@@ -83,13 +90,20 @@ interface ToolInput {
 /** The usual case: the schema is generated from the handler's DTO (none: no arguments). */
 function dtoInput(name: string, dto: Type | undefined): ToolInput {
   return {
-    schema: dto ? generateDtoSchema(dto) : { type: 'object', properties: {}, additionalProperties: false },
-    validate: (args) => (dto ? validateArguments(name, dto, args) : validateNoArguments(name, args)),
+    schema: dto
+      ? generateDtoSchema(dto)
+      : { type: 'object', properties: {}, additionalProperties: false },
+    validate: (args) =>
+      dto ? validateArguments(name, dto, args) : validateNoArguments(name, args),
   };
 }
 
 /** HandlerOptions.inputSchema: published as written, checked by Ajv; a DTO as well would be ambiguous. */
-function handWrittenInput(options: HandlerOptions, origin: string, dto: Type | undefined): ToolInput {
+function handWrittenInput(
+  options: HandlerOptions,
+  origin: string,
+  dto: Type | undefined,
+): ToolInput {
   if (dto) {
     throw new Error(
       `Tool "${options.name}" (${origin}) declares an inputSchema and takes a ${dto.name} DTO: use one or the other`,

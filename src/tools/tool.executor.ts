@@ -32,9 +32,13 @@ export class ToolExecutor {
     const timer = setTimeout(
       () =>
         deadline.abort(
-          new GatewayError(ErrorCode.Timeout, `Tool ${tool.name} timed out after ${timeoutSeconds} s`, {
-            data: { tool: tool.name, timeout_seconds: timeoutSeconds },
-          }),
+          new GatewayError(
+            ErrorCode.Timeout,
+            `Tool ${tool.name} timed out after ${timeoutSeconds} s`,
+            {
+              data: { tool: tool.name, timeout_seconds: timeoutSeconds },
+            },
+          ),
         ),
       timeoutSeconds * 1000,
     );
@@ -42,7 +46,10 @@ export class ToolExecutor {
     const progress = new ProgressReporter(rpc, progressTokenOf(rpc));
     progress.startHeartbeat(this.config.tools.progress_interval_seconds * 1000, Date.now());
     try {
-      const value = await untilAborted(tool.execute(args, this.handlerContext(tool, rpc, signal, progress)), signal);
+      const value = await untilAborted(
+        tool.execute(args, this.handlerContext(tool, rpc, signal, progress)),
+        signal,
+      );
       return this.results.toResult(tool, value);
     } catch (err) {
       throw this.toGatewayError(tool, err, signal);
@@ -59,13 +66,24 @@ export class ToolExecutor {
     progress: ProgressReporter,
   ): HandlerContext {
     const capabilities = rpc.session.clientCapabilities;
-    const askClient = async (capability: string, method: string, params: Record<string, unknown>) => {
+    const askClient = async (
+      capability: string,
+      method: string,
+      params: Record<string, unknown>,
+    ) => {
       if (capabilities[capability] === undefined) {
-        throw new GatewayError(ErrorCode.ExecutionError, `The client did not declare the ${capability} capability`, {
-          data: { capability },
-        });
+        throw new GatewayError(
+          ErrorCode.ExecutionError,
+          `The client did not declare the ${capability} capability`,
+          {
+            data: { capability },
+          },
+        );
       }
-      return (await rpc.request(method, params, CLIENT_REQUEST_TIMEOUT_MS)) as Record<string, unknown>;
+      return (await rpc.request(method, params, CLIENT_REQUEST_TIMEOUT_MS)) as Record<
+        string,
+        unknown
+      >;
     };
     return {
       toolName: tool.name,
@@ -91,10 +109,20 @@ export class ToolExecutor {
     if (err instanceof GatewayError) return err;
     const incidentId = randomUUID();
     const error = err instanceof Error ? err : new Error(String(err));
-    this.logger.error({ msg: 'tool failed', tool: tool.name, incidentId, error: error.message, stack: error.stack });
-    const detail = this.config.dev_mode ? `: ${error.message}` : '';
-    return new GatewayError(ErrorCode.ExecutionError, `Tool ${tool.name} failed (incident ${incidentId})${detail}`, {
-      data: { tool: tool.name, incident_id: incidentId },
+    this.logger.error({
+      msg: 'tool failed',
+      tool: tool.name,
+      incidentId,
+      error: error.message,
+      stack: error.stack,
     });
+    const detail = this.config.dev_mode ? `: ${error.message}` : '';
+    return new GatewayError(
+      ErrorCode.ExecutionError,
+      `Tool ${tool.name} failed (incident ${incidentId})${detail}`,
+      {
+        data: { tool: tool.name, incident_id: incidentId },
+      },
+    );
   }
 }

@@ -28,9 +28,7 @@ export class ConformancePromptsCapability {
     ],
   })
   withArguments(args: Record<string, string>): PromptMessage[] {
-    return [
-      userMessage(text(`Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'`)),
-    ];
+    return [userMessage(text(`Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'`))];
   }
 
   @Prompt({

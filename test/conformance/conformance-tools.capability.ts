@@ -1,14 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { IsString } from 'class-validator';
 import { setTimeout as delay } from 'node:timers/promises';
-import {
-  audio,
-  embeddedText,
-  image,
-  text,
-  toolResult,
-  ToolResult,
-} from '../../src/tools/content';
+import { audio, embeddedText, image, text, toolResult, ToolResult } from '../../src/tools/content';
 import { HandlerContext } from '../../src/tools/handler-context';
 import { Capability, Handler } from '../../src/tools/handler.decorator';
 import {

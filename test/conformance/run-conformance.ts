@@ -13,20 +13,35 @@
  * is always stopped.
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 const PACKAGE = join(ROOT, 'conformance');
 const NODE_22 = join(PACKAGE, 'node_modules', 'node', 'bin', 'node');
-const SUITE = join(PACKAGE, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const SUITE = join(
+  PACKAGE,
+  'node_modules',
+  '@modelcontextprotocol',
+  'conformance',
+  'dist',
+  'index.js',
+);
 const GATEWAY = join(ROOT, 'test', 'conformance', 'conformance-gateway.ts');
 const GATEWAY_START_TIMEOUT_MS = 120_000;
 const GATEWAY_STOP_TIMEOUT_MS = 10_000;
 
 interface Check {
-  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | string;
+  /** SUCCESS, FAILURE, WARNING or INFO. */
+  status: string;
   name: string;
   errorMessage?: string;
 }
@@ -98,7 +113,7 @@ async function stopGateway(child: ChildProcess): Promise<void> {
 /** Runs the suite (output passed through); resolves with its exit code. */
 function runSuite(url: string, outputDir: string): Promise<number> {
   const args = [SUITE, 'server', '--url', url, '--suite', 'all', '--output-dir', outputDir];
-  log(`${NODE_22} ${args.map((a) => a.replace(`${ROOT}/`, '')).join(' ')}`);
+  log([NODE_22, ...args].map((a) => a.replace(`${ROOT}/`, '')).join(' '));
   const suite = spawn(NODE_22, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   return new Promise((resolve, reject) => {
     suite.once('error', reject);
@@ -106,22 +121,27 @@ function runSuite(url: string, outputDir: string): Promise<number> {
   });
 }
 
-/** The checks the suite saved, one directory per scenario: `server-<scenario>-<timestamp>/checks.json`. */
+/**
+ * The checks the suite saved, one directory per scenario
+ * (`server-<scenario>-<ISO timestamp>/checks.json`), in the order they ran.
+ */
 function readOutcomes(outputDir: string): ScenarioOutcome[] {
-  const outcomes: ScenarioOutcome[] = [];
-  for (const entry of readdirSync(outputDir).sort()) {
-    const scenario = /^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/.exec(entry)?.[1];
-    const file = join(outputDir, entry, 'checks.json');
-    if (scenario === undefined || !existsSync(file)) continue;
-    const checks = JSON.parse(readFileSync(file, 'utf8')) as Check[];
-    outcomes.push({
-      scenario,
+  if (!existsSync(outputDir)) return [];
+  const runs = readdirSync(outputDir)
+    .map((entry) => ({ entry, match: /^server-(.+)-(\d{4}-\d\d-\d\dT[\d-]+Z)$/.exec(entry) }))
+    .filter(({ entry, match }) => match && existsSync(join(outputDir, entry, 'checks.json')))
+    .sort((a, b) => a.match![2].localeCompare(b.match![2]));
+  return runs.map(({ entry, match }) => {
+    const checks = JSON.parse(
+      readFileSync(join(outputDir, entry, 'checks.json'), 'utf8'),
+    ) as Check[];
+    return {
+      scenario: match![1],
       passed: checks.filter((c) => c.status === 'SUCCESS').length,
       failed: checks.filter((c) => c.status === 'FAILURE'),
       warnings: checks.filter((c) => c.status === 'WARNING'),
-    });
-  }
-  return outcomes;
+    };
+  });
 }
 
 function printTable(outcomes: ScenarioOutcome[]): void {
@@ -161,7 +181,9 @@ async function main(): Promise<number> {
       log(`suite exit code ${exitCode}; gateway log (stderr) follows`);
       process.stdout.write(readFileSync(gatewayLog, 'utf8').slice(-20_000));
     }
-    log(`${outcomes.length} scenarios, ${warnings} warnings, ${Math.round((Date.now() - started) / 1000)} s`);
+    log(
+      `${outcomes.length} scenarios, ${warnings} warnings, ${Math.round((Date.now() - started) / 1000)} s`,
+    );
     // One closing line in the plain "N passed, N failed" form.
     log('');
     process.stdout.write(`conformance: ${outcomes.length - failed} passed, ${failed} failed\n`);
@@ -175,7 +197,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`test:conformance failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `test:conformance failed: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -21,6 +21,8 @@ const INSPECTOR_BUILD = join(
 );
 const INSPECTOR = join(INSPECTOR_BUILD, 'index.js');
 const RUN_TIMEOUT_MS = 60_000;
+/** A stdio run boots a gateway child, which takes seconds on a busy machine. */
+const TEST_TIMEOUT_MS = 90_000;
 
 interface InspectorRun {
   code: number | null;
@@ -28,7 +30,25 @@ interface InspectorRun {
   stderr: string;
 }
 
-type Json = Record<string, any>;
+interface ToolsListResult {
+  tools: Array<{ name: string; inputSchema: object; annotations?: object }>;
+}
+
+interface SearchResult {
+  total: number;
+  returned: number;
+  products: Array<{ name: string }>;
+}
+
+interface CallToolResult {
+  isError?: boolean;
+  structuredContent?: SearchResult;
+  content: Array<{ type: string; text?: string }>;
+}
+
+interface ReadResourceResult {
+  contents: Array<{ uri: string; mimeType?: string; text?: string }>;
+}
 
 let gateway: HttpGatewayHandle;
 let scratch: string;
@@ -75,11 +95,11 @@ function runInspector(target: string[], options: string[]): Promise<InspectorRun
 }
 
 /** The JSON result the inspector printed; fails with its stderr when it did not succeed. */
-function resultOf(run: InspectorRun): Json {
+function resultOf<T>(run: InspectorRun): T {
   if (run.code !== 0) {
     throw new Error(`inspector exited ${run.code}:\n${run.stderr.slice(-3000)}\n${run.stdout}`);
   }
-  return JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as Json;
+  return JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as T;
 }
 
 const TARGETS: Array<[string, () => string[]]> = [
@@ -88,47 +108,62 @@ const TARGETS: Array<[string, () => string[]]> = [
 ];
 
 describe.each(TARGETS)('MCP Inspector CLI over %s', (_kind, target) => {
-  test('tools/list shows the demo tools with their input schemas', async () => {
-    const { tools } = resultOf(await runInspector(target(), ['--method', 'tools/list']));
-    const names = (tools as Json[]).map((tool) => tool.name);
-    expect(names).toEqual(
-      expect.arrayContaining(['inventory_search', 'inventory_check_stock', 'orders_place']),
-    );
-    const search = (tools as Json[]).find((tool) => tool.name === 'inventory_search')!;
-    expect(search.inputSchema).toMatchObject({
-      type: 'object',
-      required: ['query'],
-      properties: { query: { type: 'string' } },
-    });
-    expect(search.annotations).toMatchObject({ readOnlyHint: true });
-  });
+  test(
+    'tools/list shows the demo tools with their input schemas',
+    async () => {
+      const { tools } = resultOf<ToolsListResult>(
+        await runInspector(target(), ['--method', 'tools/list']),
+      );
+      const names = tools.map((tool) => tool.name);
+      expect(names).toEqual(
+        expect.arrayContaining(['inventory_search', 'inventory_check_stock', 'orders_place']),
+      );
+      const search = tools.find((tool) => tool.name === 'inventory_search')!;
+      expect(search.inputSchema).toMatchObject({
+        type: 'object',
+        required: ['query'],
+        properties: { query: { type: 'string' } },
+      });
+      expect(search.annotations).toMatchObject({ readOnlyHint: true });
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  test('tools/call inventory_search finds the tents', async () => {
-    const result = resultOf(
-      await runInspector(target(), [
-        '--method',
-        'tools/call',
-        '--tool-name',
-        'inventory_search',
-        '--tool-arg',
-        'query=tent',
-        'limit=2',
-      ]),
-    );
-    expect(result.isError).not.toBe(true);
-    const found = result.structuredContent ?? JSON.parse(result.content[0].text);
-    expect(found.returned).toBe(2);
-    expect(found.total).toBeGreaterThanOrEqual(3);
-    for (const product of found.products as Json[]) expect(product.name).toMatch(/tent/i);
-  });
+  test(
+    'tools/call inventory_search finds the tents',
+    async () => {
+      const result = resultOf<CallToolResult>(
+        await runInspector(target(), [
+          '--method',
+          'tools/call',
+          '--tool-name',
+          'inventory_search',
+          '--tool-arg',
+          'query=tent',
+          'limit=2',
+        ]),
+      );
+      expect(result.isError).not.toBe(true);
+      const found =
+        result.structuredContent ?? (JSON.parse(result.content[0].text!) as SearchResult);
+      expect(found.returned).toBe(2);
+      expect(found.total).toBeGreaterThanOrEqual(3);
+      for (const product of found.products) expect(product.name).toMatch(/tent/i);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  test('resources/read skill://orders/place-order returns its SKILL.md', async () => {
-    const uri = 'skill://orders/place-order';
-    const { contents } = resultOf(
-      await runInspector(target(), ['--method', 'resources/read', '--uri', uri]),
-    );
-    expect(contents).toHaveLength(1);
-    expect(contents[0]).toMatchObject({ uri, mimeType: 'text/markdown' });
-    expect(contents[0].text).toContain('# Place an order correctly');
-  });
+  test(
+    'resources/read skill://orders/place-order returns its SKILL.md',
+    async () => {
+      const uri = 'skill://orders/place-order';
+      const { contents } = resultOf<ReadResourceResult>(
+        await runInspector(target(), ['--method', 'resources/read', '--uri', uri]),
+      );
+      expect(contents).toHaveLength(1);
+      expect(contents[0]).toMatchObject({ uri, mimeType: 'text/markdown' });
+      expect(contents[0].text).toContain('# Place an order correctly');
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

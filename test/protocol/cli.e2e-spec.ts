@@ -27,10 +27,17 @@ function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH ?? '', ...extra };
 }
 
+/**
+ * Commands run in a scratch directory of their own, as an operator's would: the
+ * repository's config file and data files (shared with every other process
+ * started there) do not leak in; files are named by absolute path.
+ */
+let workDir: string;
+
 function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
-      cwd: REPO_ROOT,
+      cwd: workDir,
       env: cliEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -58,6 +65,7 @@ describe('owlclaw mcp-server CLI', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'owlclaw-cli-'));
+    workDir = dir;
     badFile = join(dir, 'bad.yaml');
     writeFileSync(badFile, 'mcp_server:\n  http:\n    port: 99999\n');
     goodFile = join(dir, 'good.yaml');
@@ -163,7 +171,7 @@ describe('owlclaw mcp-server CLI', () => {
           '--host',
           '127.0.0.1',
         ],
-        { cwd: REPO_ROOT, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+        { cwd: workDir, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
       );
       child = server;
       let stderr = '';
@@ -186,6 +194,9 @@ describe('owlclaw mcp-server CLI', () => {
         () => stderr,
       );
       const entry = listening();
+      if (!entry) {
+        throw new Error(`exited with ${server.exitCode} before listening:\n${stderr.slice(-3000)}`);
+      }
       expect(entry).toEqual(
         expect.objectContaining({
           msg: 'listening',

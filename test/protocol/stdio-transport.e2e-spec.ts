@@ -218,8 +218,17 @@ describe('stdio transport: one session with good and bad input', () => {
     }
     // Debug level is on (pino: 20), and the unexpected error was logged with its incident id.
     expect(logs.some((log) => log.level === 20)).toBe(true);
+    const plain = gateway.messages.find((m) => m.id === 'plain');
+    const incidentId = ((plain?.error as Json).data as Json).incident_id;
+    expect(incidentId).toEqual(expect.any(String));
+    // The detail the client never saw is in the log, under the same incident id.
     expect(logs).toContainEqual(
-      expect.objectContaining({ msg: 'unhandled error', error: 'secret internal detail' }),
+      expect.objectContaining({
+        msg: 'unhandled error',
+        incidentId,
+        method: 'fixture/raise',
+        error: 'secret internal detail',
+      }),
     );
   });
 });

@@ -134,11 +134,12 @@ export class StreamableHttpController {
   private resumeStream(session: McpSession, lastEventId: string, res: Response): void {
     const state = this.sse.of(session);
     const cursor = parseEventId(lastEventId);
+    const shown = JSON.stringify(lastEventId.slice(0, 64));
     if (!cursor || !state.knows(cursor.streamId)) {
       return sendHttpError(
         res,
         400,
-        `Bad Request: Last-Event-ID "${lastEventId.slice(0, 64)}" names no stream of this session`,
+        `Bad Request: Last-Event-ID ${shown} names no stream of this session`,
       );
     }
     const missed = state.log.after(cursor);
@@ -146,19 +147,17 @@ export class StreamableHttpController {
       return sendHttpError(
         res,
         400,
-        `Bad Request: cannot resume after "${lastEventId}": the events after it are no longer buffered (the newest ${SSE_REPLAY_MAX_EVENTS} events of a session are kept); reconnect without Last-Event-ID`,
+        `Bad Request: cannot resume after ${shown}: the session does not hold every event after it (it keeps its newest ${SSE_REPLAY_MAX_EVENTS}); reconnect without Last-Event-ID`,
       );
     }
-    const running =
-      cursor.streamId === STANDALONE_STREAM_ID ? undefined : state.runningPostStream(cursor.streamId);
-    if (
-      cursor.streamId === STANDALONE_STREAM_ID ? session.hasStandaloneStream() : running?.connected
-    ) {
+    const standalone = cursor.streamId === STANDALONE_STREAM_ID;
+    const running = standalone ? undefined : state.runningPostStream(cursor.streamId);
+    if (standalone ? session.hasStandaloneStream() : running?.connected) {
       return sendHttpError(res, 409, 'Conflict: this stream already has an open connection');
     }
     const stream = this.hub.open(res, { 'Mcp-Session-Id': session.id });
     for (const record of missed) writeRecord(stream, record);
-    if (cursor.streamId === STANDALONE_STREAM_ID) this.attachStandalone(session, stream);
+    if (standalone) this.attachStandalone(session, stream);
     else if (running) running.attach(stream);
     // A finished POST stream: everything it sent after the cursor was just replayed.
     else stream.close();
