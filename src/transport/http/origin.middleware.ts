@@ -47,8 +47,9 @@ export class OriginMiddleware implements NestMiddleware {
   isAllowedOrigin(origin: string, host: string): boolean {
     if (this.allowedOrigins.has(origin)) return true;
     try {
-      // Same-origin requests from a page the gateway itself served are fine.
-      return new URL(origin).host.toLowerCase() === host;
+      // Same-origin is fine only under a Host name the gateway trusts: a DNS-rebinding page
+      // sends its own name as both Origin and Host, which must not count as same-origin.
+      return new URL(origin).host.toLowerCase() === host && this.isAllowedHost(host);
     } catch {
       return false;
     }
