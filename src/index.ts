@@ -3,7 +3,12 @@
  * `capabilities.modules` imports to declare tools.
  */
 export { Capability, Handler } from './tools/handler.decorator';
-export type { HandlerOptions, HandlerRateLimits, ToolAnnotations, JsonSchemaObject } from './tools/handler-options';
+export type {
+  HandlerOptions,
+  HandlerRateLimits,
+  ToolAnnotations,
+  JsonSchemaObject,
+} from './tools/handler-options';
 export type { HandlerContext } from './tools/handler-context';
 export { ToolError } from './tools/tool.error';
 export * from './tools/content';

@@ -51,7 +51,14 @@ export const DEFAULT_CONFIG: GatewayConfig = deepFreeze<GatewayConfig>({
         'X-MCP-Client-ID',
       ],
       // Browsers hide response headers unless exposed; clients must read the session id.
-      exposed_headers: ['Mcp-Session-Id', 'MCP-Protocol-Version'],
+      exposed_headers: [
+        'Mcp-Session-Id',
+        'MCP-Protocol-Version',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'X-Budget-Remaining',
+      ],
       max_age: 3600,
     },
     tls: { enabled: false },

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { ErrorCode } from '../errors/error-code';
-import { parseFrame, validateMessage } from './json-rpc.parser';
+import { MAX_MESSAGE_DEPTH, parseFrame, validateMessage } from './json-rpc.parser';
 import { InboundEntry, JsonRpcMessage } from './json-rpc.types';
 
 function single(raw: string): InboundEntry {
@@ -67,6 +67,25 @@ describe('parseFrame', () => {
     expect(badId.kind === 'invalid' && badId.response.id).toBeNull();
   });
 
+  it(`accepts ${MAX_MESSAGE_DEPTH} levels of nesting and refuses one more with -32600`, () => {
+    // The message object is level 1; params is level 2; the chain fills the rest.
+    const nested = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+    const message = (levels: number) =>
+      `{"jsonrpc":"2.0","id":"deep","method":"ping","params":${nested(levels - 1)}}`;
+    expect(single(message(MAX_MESSAGE_DEPTH)).kind).toBe('request');
+    const refused = single(message(MAX_MESSAGE_DEPTH + 1));
+    expect(refused.kind === 'invalid' && refused.response).toMatchObject({
+      id: 'deep',
+      error: { code: ErrorCode.InvalidRequest, message: expect.stringContaining('nesting') },
+    });
+  });
+
+  it('checks nesting without recursion (a million levels do not overflow the stack)', () => {
+    const depth = 1_000_000;
+    const raw = `{"jsonrpc":"2.0","method":"n","params":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+    expect(invalidCode(single(raw))).toBe(ErrorCode.InvalidRequest);
+  });
+
   it('validates batch elements one by one', () => {
     const frame = parseFrame(
       '[{"jsonrpc":"2.0","id":1,"method":"ping"},1,{"jsonrpc":"2.0","method":"n"}]',
@@ -103,6 +122,31 @@ describe('JSON-RPC round trip', () => {
       error: fc.record({ code: fc.integer(), message: fc.string() }),
     }),
   );
+
+  const batch = fc.array(message, { minLength: 1, maxLength: 12 });
+
+  function batchEntries(raw: string): InboundEntry[] {
+    const frame = parseFrame(raw);
+    if (frame.kind !== 'batch') throw new Error(`expected a batch, got ${frame.kind}`);
+    return frame.entries;
+  }
+
+  it('holds for generated batches of valid messages, element by element and in order', () => {
+    fc.assert(
+      fc.property(batch, (originals) => {
+        const first = batchEntries(JSON.stringify(originals));
+        expect(first).toHaveLength(originals.length);
+        expect(first.map((entry) => entry.kind)).not.toContain('invalid');
+        // Each element parses as it would on its own.
+        expect(first).toEqual(originals.map((original) => single(JSON.stringify(original))));
+        const payloads = first.map((entry) =>
+          entry.kind === 'invalid' ? entry.response : entry.message,
+        );
+        expect(batchEntries(JSON.stringify(payloads))).toEqual(first);
+      }),
+      { numRuns: 300 },
+    );
+  });
 
   it('holds for generated messages', () => {
     fc.assert(

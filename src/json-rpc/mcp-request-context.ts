@@ -8,6 +8,8 @@ export interface CallRecord {
   target?: string;
   /** Reported cost (budget units); absent means the estimate applies. */
   cost?: number;
+  /** True once the handler started (set by the executor); only then is the call charged. */
+  executed?: boolean;
   /** The handler's estimate, set by governance before the call runs. */
   estimatedCost?: number;
   /** Set by governance when it refuses the call (budget_exceeded, rate_limited, ...). */

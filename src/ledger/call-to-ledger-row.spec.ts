@@ -55,7 +55,7 @@ describe('toLedgerRow', () => {
         'tools/call',
         { name: 'orders_get', arguments: { id: 1, auth: { token: 't' }, password: 'p' } },
         ok(result),
-        { target: 'orders_get', cost: 3, estimatedCost: 9 },
+        { target: 'orders_get', cost: 3, estimatedCost: 9, executed: true },
       ),
       options,
     );
@@ -84,8 +84,9 @@ describe('toLedgerRow', () => {
         completed('tools/call', { name: 'x' }, response, { estimatedCost: 2, ...record }),
         options,
       );
+    const ran: CallRecord = { executed: true };
 
-    expect(call(ok({ content: [], isError: true }))).toMatchObject({
+    expect(call(ok({ content: [], isError: true }), ran)).toMatchObject({
       outcome: 'tool_error',
       errorCode: null,
       cost: 2,
@@ -100,14 +101,21 @@ describe('toLedgerRow', () => {
     expect(call(fail(-32003, { reason: 'budget_exceeded' }))).toMatchObject({
       denialReason: 'budget_exceeded',
     });
-    expect(call(fail(-32004))).toMatchObject({ outcome: 'timeout', errorCode: -32004, cost: 2 });
-    expect(call(fail(-32001))).toMatchObject({ outcome: 'error', errorCode: -32001 });
-    expect(call(undefined, { cost: 5 })).toMatchObject({
+    expect(call(fail(-32004), ran)).toMatchObject({
+      outcome: 'timeout',
+      errorCode: -32004,
+      cost: 2,
+    });
+    expect(call(fail(-32001))).toMatchObject({ outcome: 'error', errorCode: -32001, cost: 0 });
+    expect(call(fail(-32602))).toMatchObject({ outcome: 'error', errorCode: -32602, cost: 0 });
+    // Cancelling a running call does not dodge its cost; cancelling before it ran costs nothing.
+    expect(call(undefined, { ...ran, cost: 5 })).toMatchObject({
       outcome: 'cancelled',
       errorCode: null,
-      cost: 0,
+      cost: 5,
     });
-    expect(call(ok({}), {})).toMatchObject({ cost: 2 });
+    expect(call(undefined)).toMatchObject({ outcome: 'cancelled', cost: 0 });
+    expect(call(ok({}), ran)).toMatchObject({ cost: 2 });
     expect(toLedgerRow(completed('tools/call', { name: 'x' }, ok({})), options).cost).toBe(0);
   });
 

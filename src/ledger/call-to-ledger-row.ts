@@ -1,3 +1,4 @@
+import { chargedCost } from './charged-cost';
 import { CompletedCall } from '../json-rpc/call-observers';
 import { JsonRpcId, JsonRpcParams } from '../json-rpc/json-rpc.types';
 import { ArgumentRedactor } from './argument-redactor';
@@ -14,7 +15,6 @@ export interface LedgerRowOptions {
 export function toLedgerRow(call: CompletedCall, options: LedgerRowOptions): LedgerRow {
   const { context, params } = call;
   const { outcome, errorCode, result, deniedFor } = callOutcome(call);
-  const charged = outcome !== 'denied' && outcome !== 'cancelled';
   return {
     time: call.startedAt,
     requestId: requestIdText(context.requestId),
@@ -31,7 +31,7 @@ export function toLedgerRow(call: CompletedCall, options: LedgerRowOptions): Led
     errorCode,
     denialReason: context.call.denialReason ?? deniedFor ?? null,
     durationMs: call.durationMs,
-    cost: charged ? (context.call.cost ?? context.call.estimatedCost ?? 0) : 0,
+    cost: chargedCost(call),
     resultBytes: result === undefined ? 0 : Buffer.byteLength(JSON.stringify(result)),
   };
 }

@@ -27,7 +27,9 @@ export class InitializeParamsDto {
   @IsOptional()
   capabilities: Record<string, unknown> = {};
 
+  // IsObject: @ValidateNested alone would also accept an array (of anything, even empty).
   @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => ClientInfoDto)
   clientInfo!: ClientInfoDto;

@@ -87,13 +87,13 @@ export function toolResult(
 
 /** True when a handler returned a ready CallToolResult rather than a plain value. */
 export function isToolResult(value: unknown): value is ToolResult {
-  return looksLikeToolResult(value) && (value.content as unknown[]).every(isContentBlock);
+  return looksLikeToolResult(value) && value.content.every(isContentBlock);
 }
 
 /** Shaped like a CallToolResult (content blocks with known types), whether or not each block is complete. */
 export function looksLikeToolResult(value: unknown): value is { content: unknown[] } {
   if (typeof value !== 'object' || value === null || !('content' in value)) return false;
-  const { content } = value as { content: unknown };
+  const { content } = value;
   return (
     Array.isArray(content) &&
     content.every((block: unknown) => {

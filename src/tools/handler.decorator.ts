@@ -18,4 +18,5 @@ export const Capability = (): ClassDecorator => SetMetadata(CAPABILITY_METADATA,
  * class-validator DTO (its type gives the input schema); the second is the
  * HandlerContext.
  */
-export const Handler = (options: HandlerOptions): MethodDecorator => SetMetadata(HANDLER_METADATA, options);
+export const Handler = (options: HandlerOptions): MethodDecorator =>
+  SetMetadata(HANDLER_METADATA, options);

@@ -12,7 +12,8 @@ export function decodeCursor(cursor: unknown): number {
   if (cursor === undefined || cursor === null) return 0;
   if (typeof cursor !== 'string') throw GatewayError.invalidParams('cursor must be a string');
   const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw GatewayError.invalidParams(`Invalid cursor: ${cursor.slice(0, 64)}`, { field: 'cursor' });
+  if (!match)
+    throw GatewayError.invalidParams(`Invalid cursor: ${cursor.slice(0, 64)}`, { field: 'cursor' });
   return Number(match[1]);
 }
 
@@ -23,7 +24,8 @@ export interface Page<T> {
 
 export function paginate<T>(all: readonly T[], cursor: unknown, pageSize: number): Page<T> {
   const offset = decodeCursor(cursor);
-  if (offset > all.length) throw GatewayError.invalidParams('cursor is past the end of the list', { field: 'cursor' });
+  if (offset > all.length)
+    throw GatewayError.invalidParams('cursor is past the end of the list', { field: 'cursor' });
   const items = all.slice(offset, offset + pageSize);
   const next = offset + pageSize;
   return next < all.length ? { items, nextCursor: encodeCursor(next) } : { items };

@@ -13,7 +13,11 @@ export interface FieldError {
  * Checks tool arguments against the handler's DTO exactly as the published
  * inputSchema describes them: unknown properties refused, nothing coerced.
  */
-export async function validateArguments(toolName: string, dto: Type, args: Record<string, unknown>): Promise<object> {
+export async function validateArguments(
+  toolName: string,
+  dto: Type,
+  args: Record<string, unknown>,
+): Promise<object> {
   const instance = plainToInstance(dto, args) as object;
   const errors = await validate(instance, {
     whitelist: true,
@@ -24,19 +28,28 @@ export async function validateArguments(toolName: string, dto: Type, args: Recor
   if (errors.length === 0) return instance;
   const fields = flatten(errors);
   const summary = fields.map((f) => `${f.field}: ${f.problems.join(', ')}`).join('; ');
-  throw GatewayError.invalidParams(`Invalid arguments for tool ${toolName}: ${summary}`, { tool: toolName, errors: fields });
+  throw GatewayError.invalidParams(`Invalid arguments for tool ${toolName}: ${summary}`, {
+    tool: toolName,
+    errors: fields,
+  });
 }
 
 /** Arguments of a handler that takes none: only an empty object passes. */
-export function validateNoArguments(toolName: string, args: Record<string, unknown>): Promise<object> {
+export function validateNoArguments(
+  toolName: string,
+  args: Record<string, unknown>,
+): Promise<object> {
   const extra = Object.keys(args);
   if (extra.length === 0) return Promise.resolve({});
   const fields = extra.map((field) => ({ field, problems: ['property should not exist'] }));
   return Promise.reject(
-    GatewayError.invalidParams(`Invalid arguments for tool ${toolName}: it takes no arguments (${extra.join(', ')})`, {
-      tool: toolName,
-      errors: fields,
-    }),
+    GatewayError.invalidParams(
+      `Invalid arguments for tool ${toolName}: it takes no arguments (${extra.join(', ')})`,
+      {
+        tool: toolName,
+        errors: fields,
+      },
+    ),
   );
 }
 

@@ -63,7 +63,9 @@ export class ToolListCache {
   private describe(tool: RegisteredTool): string {
     const skillRef = tool.options.skill;
     const body = skillRef === undefined ? undefined : this.skills?.skillBody(skillRef);
-    return body === undefined ? tool.options.description : `${tool.options.description}\n\n${body.trim()}`;
+    return body === undefined
+      ? tool.options.description
+      : `${tool.options.description}\n\n${body.trim()}`;
   }
 
   /** What a client may plan around: cost, limits (the stricter of handler and default quota), time. */
@@ -74,11 +76,18 @@ export class ToolListCache {
       [META_TIMEOUT_SECONDS]: options.timeoutSeconds ?? this.config.tools.default_timeout_seconds,
     };
     if (options.estimatedCost !== undefined) meta[META_ESTIMATED_COST] = options.estimatedCost;
-    if (options.maxDurationSeconds !== undefined) meta[META_MAX_DURATION_SECONDS] = options.maxDurationSeconds;
+    if (options.maxDurationSeconds !== undefined)
+      meta[META_MAX_DURATION_SECONDS] = options.maxDurationSeconds;
     if (this.config.governance.enabled || options.rateLimits) {
       meta[META_RATE_LIMITS] = {
-        maxCallsPerMinute: stricter(options.rateLimits?.maxCallsPerMinute, this.governed(quota.max_calls_per_minute)),
-        maxCallsPerDay: stricter(options.rateLimits?.maxCallsPerDay, this.governed(quota.max_calls_per_day)),
+        maxCallsPerMinute: stricter(
+          options.rateLimits?.maxCallsPerMinute,
+          this.governed(quota.max_calls_per_minute),
+        ),
+        maxCallsPerDay: stricter(
+          options.rateLimits?.maxCallsPerDay,
+          this.governed(quota.max_calls_per_day),
+        ),
       };
     }
     return meta;

@@ -7,7 +7,11 @@ import { GatewayError } from '../errors/gateway.error';
  * client only by an incident id, since its message may carry internals.
  */
 export class ToolError extends GatewayError {
-  constructor(message: string, data?: Record<string, unknown>, options: { retryable?: boolean } = {}) {
+  constructor(
+    message: string,
+    data?: Record<string, unknown>,
+    options: { retryable?: boolean } = {},
+  ) {
     super(ErrorCode.ExecutionError, message, { data, retryable: options.retryable });
     this.name = 'ToolError';
   }

@@ -43,6 +43,7 @@ export class ToolExecutor {
       timeoutSeconds * 1000,
     );
     const signal = AbortSignal.any([rpc.signal, deadline.signal]);
+    rpc.call.executed = true;
     const progress = new ProgressReporter(rpc, progressTokenOf(rpc));
     progress.startHeartbeat(this.config.tools.progress_interval_seconds * 1000, Date.now());
     try {

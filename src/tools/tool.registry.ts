@@ -29,7 +29,9 @@ export class ToolRegistry {
     }
     const existing = this.tools.get(tool.name);
     if (existing) {
-      throw new Error(`Duplicate tool name "${tool.name}": declared by ${existing.origin} and ${tool.origin}`);
+      throw new Error(
+        `Duplicate tool name "${tool.name}": declared by ${existing.origin} and ${tool.origin}`,
+      );
     }
     this.tools.set(tool.name, tool);
     this.changed();

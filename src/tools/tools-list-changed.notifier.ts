@@ -13,7 +13,9 @@ export class ToolsListChangedNotifier implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.unsubscribe = this.registry.onChange(() => this.sessions.broadcast('notifications/tools/list_changed'));
+    this.unsubscribe = this.registry.onChange(() =>
+      this.sessions.broadcast('notifications/tools/list_changed'),
+    );
   }
 
   onModuleDestroy(): void {

@@ -31,23 +31,34 @@ export class ToolsMethods {
       if (tool && this.visibility.isVisible(tool, ctx.clientId)) visible.push(entry);
     }
     const page = paginate(visible, params.cursor, TOOLS_PAGE_SIZE);
-    return page.nextCursor === undefined ? { tools: page.items } : { tools: page.items, nextCursor: page.nextCursor };
+    return page.nextCursor === undefined
+      ? { tools: page.items }
+      : { tools: page.items, nextCursor: page.nextCursor };
   }
 
   @McpMethod('tools/call', { audited: true })
-  async call(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext): Promise<ToolResult> {
+  async call(
+    @McpParams() params: JsonRpcParams,
+    @McpContext() ctx: McpRequestContext,
+  ): Promise<ToolResult> {
     const { name, arguments: args = {} } = params;
     if (typeof name !== 'string' || name.length === 0) {
-      throw GatewayError.invalidParams('tools/call needs params.name (a tool name)', { field: 'name' });
+      throw GatewayError.invalidParams('tools/call needs params.name (a tool name)', {
+        field: 'name',
+      });
     }
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      throw GatewayError.invalidParams('params.arguments must be an object', { field: 'arguments' });
+      throw GatewayError.invalidParams('params.arguments must be an object', {
+        field: 'arguments',
+      });
     }
     ctx.call.target = name;
     const tool = this.registry.get(name);
     // A tool the client may not see answers exactly like one that does not exist.
     if (!tool || !this.visibility.isVisible(tool, ctx.clientId)) {
-      throw new GatewayError(ErrorCode.ToolNotFound, `Tool not found: ${name}`, { data: { tool: name } });
+      throw new GatewayError(ErrorCode.ToolNotFound, `Tool not found: ${name}`, {
+        data: { tool: name },
+      });
     }
     const validated = await tool.validate(args as Record<string, unknown>);
     return this.executor.execute(tool, validated, ctx);

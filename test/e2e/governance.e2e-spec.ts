@@ -11,6 +11,7 @@ import {
   PRICEY_ESTIMATE,
 } from '../fixtures/governance-fixture.capability';
 import {
+  allOrNothing,
   ClientGroup,
   GovernedClient,
   HttpClient,
@@ -88,6 +89,7 @@ describe.each<TransportName>(['http', 'stdio'])('governance over %s', (transport
   let keyedLedger: string;
   let keyed: ClientGroup;
   let downLedger: string;
+  let downConfig: Json;
   let down: ClientGroup;
 
   const base = (ledger: string): Json => ({
@@ -116,11 +118,12 @@ describe.each<TransportName>(['http', 'stdio'])('governance over %s', (transport
       ...base(keyedLedger),
       auth: { mode: 'api_key', api_keys: [`keyed:${sha256('key-k')}`, `other:${sha256('key-o')}`] },
     });
-    const downConfig = writeConfig(dir, 'down.yaml', {
+    downConfig = {
       ...base(downLedger),
       state: { driver: 'redis', redis_url: `redis://127.0.0.1:${await deadPort()}` },
-    });
-    [main, keyed, down] = await Promise.all([
+    };
+    const downConfigPath = writeConfig(dir, 'down.yaml', downConfig);
+    [main, keyed, down] = await allOrNothing([
       openClients(transport, mainConfigPath, [{ id: 'alpha' }, { id: 'beta' }]),
       openClients(
         transport,
@@ -130,7 +133,7 @@ describe.each<TransportName>(['http', 'stdio'])('governance over %s', (transport
           ? [{ id: 'keyed', headers: { Authorization: 'Bearer key-k' } }]
           : [{ id: 'intruder' }],
       ),
-      openClients(transport, downConfig, [{ id: 'solo' }]),
+      openClients(transport, downConfigPath, [{ id: 'solo' }]),
     ]);
     [alpha, beta] = main.clients;
   }, 180_000);
@@ -297,7 +300,7 @@ describe.each<TransportName>(['http', 'stdio'])('governance over %s', (transport
     expectResult(await call(client, 'gov_free'));
   });
 
-  it('fails closed when Redis is unreachable (governance_unavailable)', async () => {
+  it('fails closed when Redis is unreachable (governance_unavailable), or open when told to', async () => {
     const [solo] = down.clients;
     const before = await solo.counts();
     const data = expectDenied(await call(solo, 'gov_free'), 'governance_unavailable');
@@ -306,9 +309,15 @@ describe.each<TransportName>(['http', 'stdio'])('governance over %s', (transport
     expect(ledgerRows(downLedger, 'solo')).toEqual([
       expect.objectContaining({ outcome: 'denied', denial_reason: 'governance_unavailable' }),
     ]);
+
+    // governance.fail_open: the same outage lets calls through, unmetered (and still ledgered).
+    writeConfig(dir, 'down.yaml', { ...downConfig, governance: { fail_open: true } });
+    await eventually(async () => 'result' in (await call(solo, 'gov_free')).body);
+    expect((await solo.counts()).gov_free).toBe(before.gov_free + 1);
+    expect(ledgerRows(downLedger, 'solo').at(-1)).toMatchObject({ outcome: 'success' });
   });
 
-  it('reloads the rules when the config file changes, and keeps them when it is invalid', async () => {
+  it('reloads the rules when the config file changes, ignoring an invalid file', async () => {
     const withDeny = {
       ...mainConfig,
       governance: {
@@ -326,11 +335,15 @@ describe.each<TransportName>(['http', 'stdio'])('governance over %s', (transport
     // An invalid file changes nothing: the deny stays in force.
     writeFileSync(
       mainConfigPath,
-      'mcp_server:\n  governance:\n    default_quota:\n      max_calls_per_minute: 0\n',
+      'mcp_server:\n  governance:\n    clients:\n      beta:\n        quota: { monthly_budget: -1 }\n',
     );
     await delay(600);
     expect(((await call(beta, 'gov_free')).body.error as Json).code).toBe(-32001);
     expectResult(await call(beta, 'gov_costly'));
+
+    // governance.enabled false: nothing is refused, not even alpha's spent budget and minute.
+    writeConfig(dir, 'main.yaml', { ...mainConfig, governance: { enabled: false } });
+    await eventually(async () => 'result' in (await call(alpha, 'gov_costly')).body);
   });
 
   it('keeps the monthly spend across a restart (SQLite ledger)', async () => {

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { createHttpGateway, listenHttpGateway } from '../../src/bootstrap/http.bootstrap';
-import { loadGatewayConfigWithSource } from '../../src/config/config.loader';
+import { loadGatewayConfig, loadGatewayConfigWithSource } from '../../src/config/config.loader';
 import { FixtureModule } from '../fixtures/fixture.module';
 import { HttpGatewayChild } from './http-child';
 import { StdioGatewayProcess } from './stdio-process';
@@ -91,8 +91,21 @@ async function openHttpClients(configPath: string, specs: ClientSpec[]): Promise
 }
 
 async function openStdioClients(configPath: string, specs: ClientSpec[]): Promise<ClientGroup> {
-  const clients = await Promise.all(specs.map((spec) => StdioClient.open(configPath, spec.id)));
+  const clients = await allOrNothing(specs.map((spec) => StdioClient.open(configPath, spec.id)));
   return { clients, close: async () => void (await Promise.all(clients.map((c) => c.close()))) };
+}
+
+/** Every value, or (having closed those that did open) the first failure. */
+export async function allOrNothing<T extends { close(): Promise<void> }>(
+  pending: Array<Promise<T>>,
+): Promise<T[]> {
+  const settled = await Promise.allSettled(pending);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (!failed) return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
+  await Promise.all(
+    settled.map((r) => (r.status === 'fulfilled' ? r.value.close() : Promise.resolve())),
+  );
+  throw failed.reason;
 }
 
 /** A Streamable HTTP session, with the client's identity on every request. */
@@ -184,6 +197,7 @@ export class StdioClient implements GovernedClient {
 
   static async open(configPath: string, clientId: string, env: Record<string, string> = {}) {
     const gateway = await spawnStdioGateway({
+      ...ownSettings(configPath),
       MCP_SERVER_CONFIG: configPath,
       MCP_CLIENT_ID: clientId,
       ...env,
@@ -208,6 +222,24 @@ export class StdioClient implements GovernedClient {
     }
     await this.process.kill();
   }
+}
+
+/**
+ * The shared harness starts every spawned gateway with a temp ledger and
+ * generous quotas as MCP_SERVER_* variables (test-defaults.ts), and the
+ * environment outranks the config file. Governance suites bring their own
+ * ledger and quotas in the file, so the same variables carry the file's values.
+ */
+function ownSettings(configPath: string): Record<string, string> {
+  const { ledger, governance } = loadGatewayConfig({ configPath, env: {} });
+  const quota = governance.default_quota;
+  return {
+    MCP_SERVER_LEDGER_SQLITE_PATH: ledger.sqlite_path,
+    MCP_SERVER_GOVERNANCE_DEFAULT_QUOTA_MONTHLY_BUDGET: String(quota.monthly_budget),
+    MCP_SERVER_GOVERNANCE_DEFAULT_QUOTA_MAX_CALLS_PER_MINUTE: String(quota.max_calls_per_minute),
+    MCP_SERVER_GOVERNANCE_DEFAULT_QUOTA_MAX_CALLS_PER_DAY: String(quota.max_calls_per_day),
+    MCP_SERVER_GOVERNANCE_DEFAULT_QUOTA_MAX_COST_PER_CALL: String(quota.max_cost_per_call),
+  };
 }
 
 /**

@@ -57,6 +57,10 @@ export class HttpGatewayChild {
     return gateway;
   }
 
+  close(): Promise<void> {
+    return this.stop();
+  }
+
   /** SIGTERM: an orderly stop (the ledger drains), then wait for the exit. */
   async stop(): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');

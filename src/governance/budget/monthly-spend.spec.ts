@@ -2,6 +2,7 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_CONFIG } from '../../config/config.defaults';
 import { CallObservers, CompletedCall } from '../../json-rpc/call-observers';
 import { McpRequestContext } from '../../json-rpc/mcp-request-context';
 import { KyselyLedgerStore } from '../../ledger/kysely-ledger.store';
@@ -43,7 +44,7 @@ function completed(startedAt: number, estimatedCost: number): CompletedCall {
   const context = {
     method: 'tools/call',
     clientId: CLIENT,
-    call: { target: 'gov_costly', estimatedCost },
+    call: { target: 'gov_costly', estimatedCost, executed: true },
   } as unknown as McpRequestContext;
   return {
     context,
@@ -77,6 +78,7 @@ describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
       new Gauge({ name: 's', help: 's', labelNames: ['client'], registers: [registry] }),
     );
     spend = new MonthlySpend(
+      structuredClone(DEFAULT_CONFIG),
       new MemorySpendStore(() => clock),
       ledger,
       new CallObservers(),
@@ -131,6 +133,8 @@ describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
   it('charges nothing for denied calls', async () => {
     expect(await spend.current(CLIENT, clock)).toBe(0);
     const denied = completed(clock, 2);
+    // A denied call never reaches the executor, which is what marks a call as run.
+    denied.context.call.executed = false;
     denied.response = {
       jsonrpc: '2.0',
       id: 1,

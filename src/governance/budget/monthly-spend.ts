@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { GATEWAY_CONFIG } from '../../config/config.constants';
+import { GatewayConfig } from '../../config/gateway-config';
 import { CallObserver, CallObservers, CompletedCall } from '../../json-rpc/call-observers';
 import { LEDGER_STORE, LedgerStore } from '../../ledger/ledger-store';
 import { GovernanceMetrics } from '../governance.metrics';
-import { chargedCost } from './charged-cost';
+import { chargedCost } from '../../ledger/charged-cost';
 import { SPEND_STORE, SpendStore } from './spend.store';
-import { startOfUtcMonth, utcMonthKey } from './utc-month';
+import { startOfNextUtcMonth, startOfUtcMonth, utcMonthKey } from './utc-month';
 
 /**
  * How long a cached spend is trusted before it is read from the ledger again.
@@ -12,6 +14,9 @@ import { startOfUtcMonth, utcMonthKey } from './utc-month';
  * cache missed (a cost added while Redis was away, a seed racing a call).
  */
 export const SPEND_CACHE_TTL_MS = 60 * 60 * 1000;
+
+/** Kept past the month's end so that calls finishing just after midnight still find it. */
+const MONTH_SLACK_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Each client's spend this UTC month: seeded from the ledger (spendSince the
@@ -24,13 +29,23 @@ export class MonthlySpend implements CallObserver, OnModuleInit {
   private readonly logger = new Logger('Governance');
   /** One ledger read per client and month at a time, however many calls arrive together. */
   private readonly seeding = new Map<string, Promise<number>>();
+  /** With ledger.enabled false the ledger holds nothing: the cache is all there is. */
+  private readonly ledgerRecords: boolean;
 
   constructor(
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
     @Inject(SPEND_STORE) private readonly store: SpendStore,
     @Inject(LEDGER_STORE) private readonly ledger: LedgerStore,
     private readonly observers: CallObservers,
     private readonly metrics: GovernanceMetrics,
-  ) {}
+  ) {
+    this.ledgerRecords = config.ledger.enabled;
+    if (!this.ledgerRecords && config.governance.enabled) {
+      this.logger.warn({
+        msg: 'ledger.enabled is false: monthly spend is only cached (lost on restart in memory mode)',
+      });
+    }
+  }
 
   onModuleInit(): void {
     this.observers.register(this);
@@ -73,7 +88,10 @@ export class MonthlySpend implements CallObserver, OnModuleInit {
 
   private async seed(clientId: string, month: string, monthStart: number): Promise<number> {
     const fromLedger = await this.ledger.spendSince(clientId, monthStart);
-    const spend = await this.store.seed(clientId, month, fromLedger, SPEND_CACHE_TTL_MS);
+    const ttl = this.ledgerRecords
+      ? SPEND_CACHE_TTL_MS
+      : startOfNextUtcMonth(monthStart) + MONTH_SLACK_MS - Date.now();
+    const spend = await this.store.seed(clientId, month, fromLedger, ttl);
     this.metrics.spendOf(clientId, spend);
     return spend;
   }

@@ -10,6 +10,9 @@ interface BodyParserError extends Error {
   status?: number;
 }
 
+/** How long the rest of a refused body may keep arriving before the connection is cut. */
+const REFUSED_BODY_LINGER_MS = 2_000;
+
 /**
  * Reads the POST body as raw bytes so that the JSON-RPC parser, not Express,
  * decides what a parse error is; bodies over http.body_limit_bytes get 413.
@@ -23,17 +26,15 @@ export class RawBodyMiddleware implements NestMiddleware {
   }
 
   use(req: Request, res: Response, next: NextFunction): void {
+    const limit = this.config.http.body_limit_bytes;
+    // A declared length over the limit is refused before a byte of the body is read.
+    if (Number(req.headers['content-length']) > limit) return this.refuseTooLarge(req, res);
     this.parse(req, res, (err?: unknown) => {
+      // Already refused while the body was still arriving.
+      if (res.headersSent) return;
       if (!err) return next();
       const error = err as BodyParserError;
-      if (error.type === 'entity.too.large') {
-        res.set('Connection', 'close');
-        return sendHttpError(
-          res,
-          413,
-          `Request body exceeds http.body_limit_bytes (${this.config.http.body_limit_bytes} bytes)`,
-        );
-      }
+      if (error.type === 'entity.too.large') return this.refuseTooLarge(req, res);
       return sendHttpError(
         res,
         error.status ?? 400,
@@ -41,5 +42,36 @@ export class RawBodyMiddleware implements NestMiddleware {
         ErrorCode.ParseError,
       );
     });
+    // body-parser reads a too-large body to its very end before it reports the
+    // error; counting along answers 413 as soon as the limit is crossed.
+    if ((req.headers['content-encoding'] ?? 'identity') === 'identity') {
+      let received = 0;
+      const count = (chunk: Buffer) => {
+        received += chunk.length;
+        if (received <= limit) return;
+        req.off('data', count);
+        this.refuseTooLarge(req, res);
+      };
+      req.on('data', count);
+      req.once('end', () => req.off('data', count));
+    }
+  }
+
+  /**
+   * 413, and the connection closes after it. The rest of the body is dropped
+   * unread into memory; a client that goes on sending is cut off after a moment.
+   */
+  private refuseTooLarge(req: Request, res: Response): void {
+    if (res.headersSent) return;
+    res.set('Connection', 'close');
+    sendHttpError(
+      res,
+      413,
+      `Request body exceeds http.body_limit_bytes (${this.config.http.body_limit_bytes} bytes)`,
+    );
+    const socket = req.socket;
+    const cutOff = setTimeout(() => socket.destroy(), REFUSED_BODY_LINGER_MS);
+    cutOff.unref();
+    socket.once('close', () => clearTimeout(cutOff));
   }
 }

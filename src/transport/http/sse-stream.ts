@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { Response } from 'express';
 import { JsonRpcMessage } from '../../json-rpc/json-rpc.types';
 import { MessageSink } from '../../session/message-sink';
@@ -9,6 +10,16 @@ export interface SseEventFields {
   retry?: number;
   data: string;
 }
+
+/**
+ * Output a stream may hold unread before it is cut: a client that stops
+ * reading must not make the gateway buffer without bound. It can reconnect
+ * (with Last-Event-ID, to have the missed events replayed). One event larger
+ * than this still goes out whole: the check is on what the peer left unread.
+ */
+export const SSE_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+const logger = new Logger('SseStream');
 
 /**
  * One Server-Sent Events response. Owns its keep-alive timer and releases it,
@@ -83,12 +94,23 @@ export class SseStream implements MessageSink {
     clearInterval(this.keepAlive);
     this.keepAlive = undefined;
     this.res.off('close', this.onSocketClose);
-    if (!this.res.writableEnded) this.res.end();
+    if (!this.res.writableEnded && !this.res.destroyed) this.res.end();
     for (const listener of this.closeListeners.splice(0)) listener();
   }
 
   private write(chunk: string): boolean {
     if (!this.open) return false;
+    if (this.res.writableLength > SSE_MAX_BUFFERED_BYTES) {
+      logger.warn({
+        msg: 'SSE client stopped reading; stream closed',
+        unreadBytes: this.res.writableLength,
+        limitBytes: SSE_MAX_BUFFERED_BYTES,
+      });
+      // Destroyed, not ended: ending would keep the unread bytes queued behind it.
+      this.res.destroy();
+      this.close();
+      return false;
+    }
     this.res.write(chunk);
     return true;
   }
