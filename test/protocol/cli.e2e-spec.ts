@@ -81,7 +81,10 @@ describe('owlclaw mcp-server CLI', () => {
       help: [['--help']],
       serverHelp: [['mcp-server', '--help']],
       tools: [['mcp-server', 'tools', 'list']],
-      resources: [['mcp-server', 'resources', 'list']],
+      resources: [
+        ['mcp-server', 'resources', 'list'],
+        { MCP_SERVER_SKILLS_DIR: join(REPO_ROOT, 'capabilities') },
+      ],
       badEnv: [['mcp-server', 'start', '--transport', 'http'], { MCP_SERVER_HTTP_PORT: 'abc' }],
     };
     // A few at a time: enough to overlap start-up, not so many that each one starves.
@@ -135,11 +138,26 @@ describe('owlclaw mcp-server CLI', () => {
     }
   });
 
-  it('tools list and resources list exit 0', () => {
+  it('tools list prints the demo pack as a table', () => {
     expect(ran.tools.code).toBe(0);
-    expect(ran.tools.stdout).toMatch(/tool/i);
+    expect(ran.tools.stdout).toMatch(/^NAME\s+DESCRIPTION\s+COST\s+LIMITS$/m);
+    for (const tool of [
+      'inventory_search',
+      'inventory_check_stock',
+      'orders_place',
+      'orders_get',
+    ]) {
+      expect(ran.tools.stdout).toMatch(new RegExp(`^${tool}\\s`, 'm'));
+    }
+    expect(ran.tools.stdout).toMatch(/^5 tool\(s\)$/m);
+  });
+
+  it('resources list prints the skills catalog as a table', () => {
     expect(ran.resources.code).toBe(0);
-    expect(ran.resources.stdout).toMatch(/resource/i);
+    expect(ran.resources.stdout).toMatch(/^URI\s+NAME\s+DESCRIPTION\s+SIZE$/m);
+    expect(ran.resources.stdout).toContain('skill://orders/place-order');
+    expect(ran.resources.stdout).toContain('skill://inventory/reorder-policy');
+    expect(ran.resources.stdout).toMatch(/^4 resource\(s\)$/m);
   });
 
   it('start with MCP_SERVER_HTTP_PORT=abc exits non-zero naming the variable', () => {
