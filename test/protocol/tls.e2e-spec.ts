@@ -123,7 +123,7 @@ describe('TLS', () => {
       get({ host: '127.0.0.1', port, path: '/health', rejectUnauthorized: false }, (res) => {
         const peer = (res.socket as import('node:tls').TLSSocket).getPeerCertificate();
         res.resume();
-        resolve(peer.subject.CN);
+        resolve(String(peer.subject.CN));
       }).on('error', reject);
     });
     expect(subject).toBe('127.0.0.1');
