@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
-import { CAPABILITY_METADATA } from '../tools/handler.decorator';
+import { findCapabilityMethods } from '../tools/capability-methods';
 import { PROMPT_METADATA, PromptMethod } from './prompt.decorator';
 import { PromptOptions } from './prompt-options';
 import { PromptRegistry } from './prompt.registry';
@@ -21,35 +20,20 @@ export class PromptExplorer implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    for (const wrapper of this.discovery.getProviders()) {
-      const classRef = wrapper.metatype as unknown;
-      if (
-        typeof classRef === 'function' &&
-        Reflect.getMetadata(CAPABILITY_METADATA, classRef) === true
-      ) {
-        this.registerProvider(wrapper);
-      }
-    }
-    this.logger.log({ msg: 'prompts registered', count: this.registry.size });
-  }
-
-  private registerProvider(wrapper: InstanceWrapper): void {
-    const instance = wrapper.instance as Record<string, unknown> | undefined;
-    if (!instance) return;
-    const prototype = Object.getPrototypeOf(instance) as object;
-    for (const methodName of this.scanner.getAllMethodNames(prototype)) {
-      const options = Reflect.getMetadata(
-        PROMPT_METADATA,
-        prototype[methodName as keyof object],
-      ) as PromptOptions | undefined;
-      if (!options) continue;
+    const methods = findCapabilityMethods<PromptOptions>(
+      this.discovery,
+      this.scanner,
+      PROMPT_METADATA,
+    );
+    for (const { instance, methodName, options, origin } of methods) {
       const method = (instance[methodName] as PromptMethod).bind(instance);
       this.registry.register({
         name: options.name,
         options,
-        origin: `${instance.constructor.name}.${methodName}`,
+        origin,
         render: async (args, context) => method(args, context),
       });
     }
+    this.logger.log({ msg: 'prompts registered', count: this.registry.size });
   }
 }

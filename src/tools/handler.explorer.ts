@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnModuleInit, Type } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
 import { HandlerContext } from './handler-context';
 import { HandlerOptions, JsonSchemaObject } from './handler-options';
-import { CAPABILITY_METADATA, HANDLER_METADATA } from './handler.decorator';
+import { findCapabilityMethods } from './capability-methods';
+import { HANDLER_METADATA } from './handler.decorator';
 import { RegisteredTool } from './registered-tool';
 import { generateDtoSchema } from './schema/dto-schema.generator';
 import { compileArgumentsSchema } from './json-schema-arguments.validator';
@@ -30,29 +30,15 @@ export class HandlerExplorer implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    for (const wrapper of this.discovery.getProviders()) {
-      const classRef = wrapper.metatype as unknown;
-      if (
-        typeof classRef === 'function' &&
-        Reflect.getMetadata(CAPABILITY_METADATA, classRef) === true
-      ) {
-        this.registerProvider(wrapper);
-      }
+    const methods = findCapabilityMethods<HandlerOptions>(
+      this.discovery,
+      this.scanner,
+      HANDLER_METADATA,
+    );
+    for (const { instance, prototype, methodName, options } of methods) {
+      this.registry.register(this.toTool(instance, prototype, methodName, options));
     }
     this.logger.log({ msg: 'tools registered', count: this.registry.size });
-  }
-
-  private registerProvider(wrapper: InstanceWrapper): void {
-    const instance = wrapper.instance as Record<string, unknown> | undefined;
-    if (!instance) return;
-    const prototype = Object.getPrototypeOf(instance) as object;
-    for (const methodName of this.scanner.getAllMethodNames(prototype)) {
-      const options = Reflect.getMetadata(
-        HANDLER_METADATA,
-        prototype[methodName as keyof object],
-      ) as HandlerOptions | undefined;
-      if (options) this.registry.register(this.toTool(instance, prototype, methodName, options));
-    }
   }
 
   private toTool(
