@@ -28,6 +28,11 @@ const logger = new Logger('SseStream');
 export class SseStream implements MessageSink {
   private ended = false;
   private keepAlive?: NodeJS.Timeout;
+
+  /** True while the keep-alive timer runs (it must stop the moment the stream ends). */
+  get keepAliveActive(): boolean {
+    return this.keepAlive !== undefined;
+  }
   private readonly closeListeners: Array<() => void> = [];
   private readonly onSocketClose = () => this.close();
 

@@ -22,6 +22,11 @@ export class SseHub implements BeforeApplicationShutdown {
     return this.streams.size;
   }
 
+  /** Keep-alive timers still running, for leak checks. */
+  get keepAliveTimers(): number {
+    return [...this.streams].filter((stream) => stream.keepAliveActive).length;
+  }
+
   /** Open streams would keep the HTTP server from closing, so they end first. */
   beforeApplicationShutdown(): void {
     for (const stream of [...this.streams]) stream.close();
