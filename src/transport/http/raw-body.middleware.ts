@@ -58,20 +58,27 @@ export class RawBodyMiddleware implements NestMiddleware {
   }
 
   /**
-   * 413, and the connection closes after it. The rest of the body is dropped
-   * unread into memory; a client that goes on sending is cut off after a moment.
+   * 413 as soon as the body is known to be too large. The connection is not
+   * closed at once, even if the client asked for that: closing with unread
+   * bytes resets it, and a client still sending could lose this answer. The
+   * rest of the body is read and dropped (never held); a client that goes on
+   * sending is cut off after a moment.
    */
   private refuseTooLarge(req: Request, res: Response): void {
     if (res.headersSent) return;
-    res.set('Connection', 'close');
+    if (!req.complete) {
+      res.shouldKeepAlive = true;
+      const socket = req.socket;
+      const cutOff = setTimeout(() => socket.destroy(), REFUSED_BODY_LINGER_MS);
+      cutOff.unref();
+      const settled = () => clearTimeout(cutOff);
+      req.once('end', settled);
+      socket.once('close', settled);
+    }
     sendHttpError(
       res,
       413,
       `Request body exceeds http.body_limit_bytes (${this.config.http.body_limit_bytes} bytes)`,
     );
-    const socket = req.socket;
-    const cutOff = setTimeout(() => socket.destroy(), REFUSED_BODY_LINGER_MS);
-    cutOff.unref();
-    socket.once('close', () => clearTimeout(cutOff));
   }
 }
