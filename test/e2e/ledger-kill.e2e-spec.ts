@@ -118,7 +118,10 @@ it('keeps a ledger row for every response the client received when the gateway i
   expect(killedWithInFlight).toBeGreaterThan(0);
   expect(received.length).toBeGreaterThanOrEqual(KILL_AFTER);
   expect(received.length).toBeLessThan(TOTAL);
-  expect(failedInFlight).toBeGreaterThan(0);
+  // Requests were in flight when the kill was sent (killedWithInFlight above); whether some of them
+  // still got answered before the process died depends on timing, so only the property itself is
+  // asserted: every answer the client holds has its row.
+  expect(failedInFlight + received.length).toBeLessThanOrEqual(TOTAL);
   const missing = received.filter((id) => !recorded.has(`n:${id}`));
   expect(missing).toEqual([]);
   expect(recorded.size).toBeGreaterThanOrEqual(received.length);
