@@ -1,0 +1,101 @@
+import { ProfileSummary } from '../lib/cpu-profile';
+import { LoadTestResult } from '../lib/load-test';
+
+/** The HTTP targets: (a) gateway governed, (b) gateway bare, (c) bare Nest, (d) SDK stateless. */
+export type HttpTargetKey = 'a' | 'b' | 'c' | 'd';
+export type HttpMethod = 'tools/call' | 'tools/list';
+
+export interface HttpCell {
+  target: HttpTargetKey;
+  method: HttpMethod;
+  connections: number;
+  runs: LoadTestResult[];
+  /** Medians over the runs. */
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Totals over the runs. */
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  mismatches: number;
+  /** Largest VmRSS read after any run of this target (all cells), MiB. */
+  maxRssMb: number;
+}
+
+export interface HttpResults {
+  durationSeconds: number;
+  reps: number;
+  cells: HttpCell[];
+  targets: Record<HttpTargetKey, { label: string; sampleBytes: Record<HttpMethod, number> }>;
+}
+
+export interface StdioCell {
+  target: 'gateway' | 'sdk';
+  inFlight: number;
+  calls: number;
+  /** calls/s of each run, and their median. */
+  runs: number[];
+  callsPerSecond: number;
+  errors: number;
+  maxRssMb: number;
+}
+
+export interface StdioResults {
+  calls: number;
+  reps: number;
+  cells: StdioCell[];
+}
+
+/** One timed query: first (cold) and the median of the repeats. */
+export interface QueryTiming {
+  label: string;
+  firstMs: number;
+  medianMs: number;
+  repeats: number;
+  /** What the answer held (e.g. "100 tools", "50 rows"). */
+  detail: string;
+  /** Whether the < 50 ms target applies to this line. */
+  targeted: boolean;
+}
+
+export interface GrowthResults {
+  tools?: { count: number; startupMs: number; timings: QueryTiming[] };
+  skills?: {
+    count: number;
+    categories: number;
+    scanMs: { first: number; median: number };
+    startupMs: number;
+    timings: QueryTiming[];
+  };
+  ledger: Array<{
+    driver: 'sqlite' | 'postgres';
+    rows: number;
+    fillMs: number;
+    timings: QueryTiming[];
+  }>;
+  notes: string[];
+}
+
+export interface BenchResults {
+  startedAt: Date;
+  finishedAt?: Date;
+  command: string;
+  loadAtStart: number[];
+  waitedForLoadSeconds: number;
+  http?: HttpResults;
+  stdio?: StdioResults;
+  growth?: GrowthResults;
+  profile?: ProfileResults;
+}
+
+export interface ProfileResults {
+  connections: number;
+  /** tools/call served before the profiled window, and during it. */
+  callsBefore: number;
+  callsDuring: number;
+  rpsBefore: number;
+  rpsDuring: number;
+  summary: ProfileSummary;
+}
