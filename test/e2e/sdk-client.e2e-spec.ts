@@ -237,24 +237,30 @@ describe.each(TRANSPORT_KINDS)('official SDK client over %s', (kind) => {
     events.push('result');
 
     expect(result.sent).toBe(5);
-    expect(progress).toEqual([1, 2, 3, 4, 5].map((n) => ({ progress: n, total: 5 })));
-    expect(events).toEqual([
-      'progress 1',
-      'progress 2',
-      'progress 3',
-      'progress 4',
-      'progress 5',
-      'result',
-    ]);
-    // The SDK put a progress token in _meta and the gateway echoed it on every notification.
+    const expected = [1, 2, 3, 4, 5].map((n) => ({ progress: n, total: 5 }));
+    // The gateway's promise is the wire order: every notification, token echoed, before the answer.
     const request = sentRequest(h, 'fixture/notify');
     const token = request.params?._meta?.progressToken;
     expect(token).toBeDefined();
-    const tokens = h.wire.received
-      .filter(isJSONRPCNotification)
-      .filter((m) => m.method === 'notifications/progress')
-      .map((m) => m.params?.progressToken);
-    expect(tokens).toEqual([token, token, token, token, token]);
+    const onWire = h.wire.received.filter(
+      (m) =>
+        (isJSONRPCNotification(m) && m.method === 'notifications/progress') ||
+        ('id' in m && m.id === request.id && !('method' in m)),
+    );
+    expect(onWire).toEqual([
+      ...expected.map((p) => ({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: token, ...p },
+      })),
+      expect.objectContaining({ id: request.id, result: expect.anything() }),
+    ]);
+    // The SDK Client runs notification handlers a microtask late but settles the
+    // response at once, dropping its progress handler: when a loaded machine hands
+    // it the last notifications and the answer in one read, those notifications
+    // miss the callback. What reaches it is therefore an in-order prefix.
+    expect(progress).toEqual(expected.slice(0, progress.length));
+    expect(events).toEqual([...progress.map((p) => `progress ${p.progress}`), 'result']);
     expectPostAnswer(h, 'fixture/notify');
   });
 
