@@ -23,6 +23,8 @@ export interface BenchOptions {
   /** Where the report goes; undefined prints it to stdout only. */
   out?: string;
   profile: boolean;
+  /** Where to keep the raw .cpuprofile of the profile section (for DevTools); undefined drops it. */
+  profileOut?: string;
 }
 
 const HELP = `npm run bench -- [options]
@@ -44,6 +46,7 @@ const HELP = `npm run bench -- [options]
   --no-build            use dist/ as it is (default: npm run build first)
   --out <file>          report file (default BENCHMARKS.md for a full run; a subset prints only)
   --profile             also CPU-profile the governed gateway under tools/call load
+  --profile-out <file>  keep the raw .cpuprofile there (open it in Chrome DevTools)
   --help`;
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -66,6 +69,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'no-build': { type: 'boolean', default: false },
       out: { type: 'string' },
       profile: { type: 'boolean', default: false },
+      'profile-out': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -95,7 +99,9 @@ export function parseOptions(argv: string[]): BenchOptions {
     waitMinutes: Number(values['wait-minutes']),
     build: !values['no-build'],
     out: values.out ?? (full ? 'BENCHMARKS.md' : undefined),
-    profile: values.profile || (only?.includes('profile') ?? false),
+    profile:
+      values.profile || values['profile-out'] !== undefined || (only?.includes('profile') ?? false),
+    profileOut: values['profile-out'],
   };
 }
 

@@ -1,5 +1,5 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { BenchContext, echoModule } from '../lib/context';
 import { summarizeProfile } from '../lib/cpu-profile';
 import { startGateway } from '../lib/gateway';
@@ -56,6 +56,11 @@ export async function runProfile(ctx: BenchContext): Promise<ProfileResults> {
   const exited = performance.now();
   const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error('the profiled gateway wrote no .cpuprofile');
+  if (ctx.options.profileOut !== undefined) {
+    const kept = resolve(REPO_ROOT, ctx.options.profileOut);
+    copyFileSync(join(profileDir, file), kept);
+    progress(`profile: raw profile kept at ${kept}`);
+  }
   return {
     connections: CONNECTIONS,
     callsBefore: before.requests,

@@ -5,6 +5,7 @@ import { GatewayError } from '../errors/gateway.error';
 import { RequestCancelledError } from '../errors/request-cancelled.error';
 import { untilAborted } from '../common/until-aborted';
 import { McpMetrics } from '../observability/mcp.metrics';
+import { outcomeOfCode } from '../observability/outcome';
 import { isAtOrAbove, LoggingLevel } from '../session/logging-level';
 import { McpSession } from '../session/mcp-session';
 import { MessageSink } from '../session/message-sink';
@@ -171,7 +172,27 @@ export class JsonRpcDispatcher {
     }
   }
 
+  /** Runs the method through Nest's pipeline and records its outcome and time (guards included). */
   private async run(
+    entry: McpMethodEntry,
+    request: JsonRpcRequest,
+    context: McpRequestContext,
+    signal: AbortSignal,
+  ): Promise<JsonRpcResponse | undefined> {
+    const started = performance.now();
+    const response = await this.runPipeline(entry, request, context, signal);
+    // A request the client cancelled got no answer; it is not an outcome of the method.
+    if (response !== undefined) {
+      this.metrics.recordRequest(
+        request.method,
+        'error' in response ? outcomeOfCode(response.error.code) : 'success',
+        (performance.now() - started) / 1000,
+      );
+    }
+    return response;
+  }
+
+  private async runPipeline(
     entry: McpMethodEntry,
     request: JsonRpcRequest,
     context: McpRequestContext,

@@ -13,7 +13,7 @@ export class GatewayLogger implements LoggerService {
 
   constructor(
     config: Pick<LoggingConfig, 'level' | 'format'>,
-    destination: pino.DestinationStream = pino.destination({ dest: 2, sync: true }),
+    destination: pino.DestinationStream = pino.destination({ dest: 2, sync: false }),
   ) {
     const transportless = config.format === 'pretty' ? prettyStream(destination) : destination;
     this.pino = pino(

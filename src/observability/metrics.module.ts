@@ -1,5 +1,4 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import {
   makeCounterProvider,
   makeGaugeProvider,
@@ -7,7 +6,6 @@ import {
   PrometheusModule,
 } from '@willsoto/nestjs-prometheus';
 import { McpMetrics } from './mcp.metrics';
-import { MetricsInterceptor } from './metrics.interceptor';
 import {
   MCP_REQUEST_DURATION_SECONDS,
   MCP_REQUESTS_TOTAL,
@@ -25,7 +23,7 @@ import {
     }),
     makeHistogramProvider({
       name: MCP_REQUEST_DURATION_SECONDS,
-      help: 'Time spent in MCP method handlers, guards and interceptors included',
+      help: 'Time spent in MCP methods: guards, interceptors, pipes and the handler',
       labelNames: ['method'],
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120, 300],
     }),
@@ -35,7 +33,6 @@ import {
       labelNames: ['transport'],
     }),
     McpMetrics,
-    { provide: APP_INTERCEPTOR, useClass: MetricsInterceptor },
   ],
   exports: [McpMetrics],
 })

@@ -28,10 +28,15 @@ export class ToolExecutor {
 
   async execute(tool: RegisteredTool, args: unknown, rpc: McpRequestContext): Promise<ToolResult> {
     const timeoutSeconds = tool.options.timeoutSeconds ?? this.config.tools.default_timeout_seconds;
-    const deadline = new AbortController();
+    // One controller for the call, aborted by the request's signal or the deadline
+    // (cheaper per call than a second controller joined with AbortSignal.any).
+    const call = new AbortController();
+    const cancelled = () => call.abort(rpc.signal.reason);
+    if (rpc.signal.aborted) cancelled();
+    else rpc.signal.addEventListener('abort', cancelled, { once: true });
     const timer = setTimeout(
       () =>
-        deadline.abort(
+        call.abort(
           new GatewayError(
             ErrorCode.Timeout,
             `Tool ${tool.name} timed out after ${timeoutSeconds} s`,
@@ -42,7 +47,7 @@ export class ToolExecutor {
         ),
       timeoutSeconds * 1000,
     );
-    const signal = AbortSignal.any([rpc.signal, deadline.signal]);
+    const signal = call.signal;
     rpc.call.executed = true;
     const progress = new ProgressReporter(rpc, progressTokenOf(rpc));
     progress.startHeartbeat(this.config.tools.progress_interval_seconds * 1000, Date.now());
@@ -56,6 +61,7 @@ export class ToolExecutor {
       throw this.toGatewayError(tool, err, signal);
     } finally {
       clearTimeout(timer);
+      rpc.signal.removeEventListener('abort', cancelled);
       progress.stop();
     }
   }

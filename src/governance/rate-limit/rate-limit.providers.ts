@@ -4,7 +4,6 @@ import {
   getStorageToken,
   ThrottlerModuleOptions,
   ThrottlerStorage,
-  ThrottlerStorageService,
 } from '@nestjs/throttler';
 import {
   DAY_MS,
@@ -16,6 +15,7 @@ import {
 import { governedCallOf } from '../governed-call';
 import { QuotaPolicy } from '../quota/quota.policy';
 import { GovernanceRedis } from '../redis/governance-redis';
+import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 
 /**
@@ -55,5 +55,5 @@ export const rateLimitStorageProvider: Provider = {
   useFactory: (redis: GovernanceRedis): ThrottlerStorage =>
     redis.client
       ? new RedisThrottlerStorage(redis.client, `${redis.prefix}${REDIS_RATE_LIMIT_PREFIX}`)
-      : new ThrottlerStorageService(),
+      : new MemoryThrottlerStorage(),
 };

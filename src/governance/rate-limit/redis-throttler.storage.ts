@@ -11,7 +11,7 @@ type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>
  * ARGV: ttl ms, limit, block duration ms. Returns
  * {totalHits, window ms left, blocked (0/1), block ms left}.
  *
- * Same contract as @nestjs/throttler's in-process ThrottlerStorageService:
+ * Same contract as the in-process MemoryThrottlerStorage (and @nestjs/throttler's own store):
  * - block duration 0: a hit over the limit is refused and not counted; it may
  *   retry when the window resets;
  * - block duration > 0: the hit that crosses the limit starts a block; hits

@@ -1,13 +1,13 @@
-import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerStorage } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { servicesAvailable, tcpCheck } from '../../../test/support/service-availability';
+import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
 
 /**
- * The counter store contract: the in-process store of @nestjs/throttler and
- * the Redis one must behave alike for everything the rate-limit guard relies
+ * The counter store contract: the in-process store and the Redis one must behave alike for everything the rate-limit guard relies
  * on, so one suite runs against both.
  */
 interface StorageUnderTest {
@@ -18,7 +18,7 @@ interface StorageUnderTest {
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
 function memoryStorage(): StorageUnderTest {
-  const storage = new ThrottlerStorageService();
+  const storage = new MemoryThrottlerStorage();
   return { storage, close: () => Promise.resolve(storage.onApplicationShutdown()) };
 }
 
@@ -125,7 +125,35 @@ function contract(name: string, open: () => StorageUnderTest): void {
   });
 }
 
-contract('in-process ThrottlerStorageService', memoryStorage);
+contract('MemoryThrottlerStorage', memoryStorage);
+
+describe('MemoryThrottlerStorage (in-process only)', () => {
+  it('keeps one counter per key and window however many hits it counts', async () => {
+    // @nestjs/throttler's store kept a timestamp per hit and overflowed the stack near 125k.
+    const storage = new MemoryThrottlerStorage();
+    let last = await storage.increment('k', 86_400_000, 1_000_000, 0, 'day');
+    for (let i = 1; i < 300_000; i++)
+      last = await storage.increment('k', 86_400_000, 1_000_000, 0, 'day');
+    expect(last).toMatchObject({ totalHits: 300_000, isBlocked: false });
+    expect(storage.size).toBe(1);
+    storage.onApplicationShutdown();
+  });
+
+  it('sweeps counters whose window and block are over', async () => {
+    let now = 1_000_000;
+    const storage = new MemoryThrottlerStorage(() => now);
+    await storage.increment('short', 1_000, 10, 0, 'minute');
+    await storage.increment('long', 60_000, 10, 0, 'minute');
+    await storage.increment('blocked', 1_000, 0, 120_000, 'minute');
+    now += 5_000;
+    storage.sweep();
+    expect(storage.size).toBe(2);
+    now += 120_000;
+    storage.sweep();
+    expect(storage.size).toBe(0);
+    storage.onApplicationShutdown();
+  });
+});
 
 // Redis must answer for the Redis half; when it does not, say so loudly and skip (or fail in CI).
 const redisAvailable = servicesAvailable('RedisThrottlerStorage contract', [

@@ -1,0 +1,111 @@
+import { OnApplicationShutdown } from '@nestjs/common';
+import { ThrottlerStorage } from '@nestjs/throttler';
+
+/** The record type is not exported by the package's index; its shape is the method's result. */
+type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
+interface WindowCounter {
+  hits: number;
+  /** When the current window ends (ms since the epoch). */
+  windowEnds: number;
+  /** When a block (block duration > 0) ends; 0 when not blocked. */
+  blockedUntil: number;
+  /** The hit count that started the block, reported while it lasts. */
+  blockedHits: number;
+}
+
+/** How often expired counters are dropped, so that clients who went away cost nothing. */
+const SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * In-process ThrottlerStorage: one counter per key and window, O(1) per hit.
+ *
+ * @nestjs/throttler's own ThrottlerStorageService keeps one timestamp per hit
+ * and scans them all on every hit; with a daily window that is hundreds of
+ * thousands of entries per client, so each call grows slower until
+ * `Math.min(...hits)` overflows the stack. This store has the fixed-window
+ * semantics of RedisThrottlerStorage (the first hit opens a window of `ttl`),
+ * so one replica and many behave alike; the contract spec runs against both.
+ */
+export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationShutdown {
+  private readonly counters = new Map<string, WindowCounter>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+  }
+
+  increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
+    return Promise.resolve(this.hit(`${throttlerName}:${key}`, ttl, limit, blockDuration));
+  }
+
+  /** Counters currently held (for tests and the sweep). */
+  get size(): number {
+    return this.counters.size;
+  }
+
+  /** Drops counters whose window and block are both over. */
+  sweep(): void {
+    const now = this.now();
+    for (const [key, counter] of this.counters) {
+      if (counter.windowEnds <= now && counter.blockedUntil <= now) this.counters.delete(key);
+    }
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.sweeper);
+  }
+
+  private hit(key: string, ttl: number, limit: number, blockDuration: number) {
+    const now = this.now();
+    let counter = this.counters.get(key);
+    if (counter && counter.blockedUntil > now) {
+      return blocked(counter.blockedHits, counter.blockedUntil - now);
+    }
+    if (!counter || counter.windowEnds <= now) {
+      counter = { hits: 0, windowEnds: now + ttl, blockedUntil: 0, blockedHits: 0 };
+      this.counters.set(key, counter);
+    }
+    const windowLeft = counter.windowEnds - now;
+    if (blockDuration <= 0 && counter.hits >= limit) {
+      // Refused and not counted: the client may retry once the window has room.
+      return blocked(counter.hits + 1, windowLeft);
+    }
+    counter.hits++;
+    if (blockDuration > 0 && counter.hits > limit) {
+      // The crossing hit starts a block; the count restarts after it.
+      counter.blockedUntil = now + blockDuration;
+      counter.blockedHits = counter.hits;
+      counter.hits = 0;
+      counter.windowEnds = now;
+      return blocked(counter.blockedHits, blockDuration);
+    }
+    return {
+      totalHits: counter.hits,
+      timeToExpire: seconds(windowLeft),
+      isBlocked: false,
+      timeToBlockExpire: 0,
+    };
+  }
+}
+
+function blocked(totalHits: number, msLeft: number): ThrottlerStorageRecord {
+  return {
+    totalHits,
+    timeToExpire: seconds(msLeft),
+    isBlocked: true,
+    timeToBlockExpire: seconds(msLeft),
+  };
+}
+
+/** Whole seconds, rounded up, as both other stores report them. */
+function seconds(ms: number): number {
+  return Math.ceil(ms / 1000);
+}
