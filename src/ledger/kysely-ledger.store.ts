@@ -82,8 +82,12 @@ export class KyselyLedgerStore implements LedgerStore {
     return queryUsage(this.db, now, clientId);
   }
 
+  /** The triggers take the deleted rows out of the usage summary in the same transaction. */
   async prune(before: number): Promise<number> {
     const result = await this.db.deleteFrom('ledger').where('time', '<', before).executeTakeFirst();
+    // Summary rows whose every call was pruned stay at zero (usage skips them); drop them.
+    await this.db.deleteFrom('ledger_usage').where('calls', '<=', 0).execute();
+    await this.db.deleteFrom('ledger_daily_calls').where('calls', '<=', 0).execute();
     return Number(result.numDeletedRows);
   }
 

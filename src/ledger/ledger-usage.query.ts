@@ -1,4 +1,4 @@
-import { Kysely } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { ClientUsage } from './ledger-store';
 import { LedgerDatabase } from './ledger.schema';
 import { usageWindows } from './usage-windows';
@@ -6,10 +6,24 @@ import { usageWindows } from './usage-windows';
 /** How many tools `usage()` lists per client, most called first. */
 export const TOP_TOOLS_LIMIT = 10;
 
+interface UsagePart {
+  part: 'month' | 'day' | 'minute';
+  client_id: string;
+  method: string | null;
+  target: string | null;
+  outcome: string | null;
+  reason: string | null;
+  calls: number | string;
+  spend: number | null;
+}
+
 /**
- * Usage per client this month (UTC calendar windows), in three grouped
- * queries: totals, denials by reason, calls by tool. Every recorded call
- * counts as a call, denied ones included; spend only counts what was charged.
+ * Usage per client this month (UTC calendar windows). The month and the day
+ * come from the summary the triggers keep (a few rows per client and tool),
+ * this minute from the rows themselves through the (time, client_id) index.
+ * One statement, so all three parts see the same committed rows. Every
+ * recorded call counts as a call, denied ones included; spend only counts
+ * what was charged (the rows' cost).
  */
 export async function queryUsage(
   db: Kysely<LedgerDatabase>,
@@ -17,33 +31,18 @@ export async function queryUsage(
   clientId?: string,
 ): Promise<ClientUsage[]> {
   const windows = usageWindows(now);
-  const thisMonth = db
-    .selectFrom('ledger')
-    .where('time', '>=', windows.month)
-    .$if(clientId !== undefined, (q) => q.where('client_id', '=', clientId ?? ''));
-
-  const totals = await thisMonth
-    .select((eb) => [
-      'client_id',
-      eb.fn.countAll().as('calls_month'),
-      eb.fn
-        .sum(eb.case().when('time', '>=', windows.minute).then(1).else(0).end())
-        .as('calls_minute'),
-      eb.fn.sum(eb.case().when('time', '>=', windows.day).then(1).else(0).end()).as('calls_day'),
-      eb.fn.sum('cost').as('spend'),
-    ])
-    .groupBy('client_id')
-    .execute();
-  const denials = await thisMonth
-    .where('outcome', '=', 'denied')
-    .select((eb) => ['client_id', 'denial_reason', eb.fn.countAll().as('count')])
-    .groupBy(['client_id', 'denial_reason'])
-    .execute();
-  const tools = await thisMonth
-    .where('method', '=', 'tools/call')
-    .select((eb) => ['client_id', 'target', eb.fn.countAll().as('calls')])
-    .groupBy(['client_id', 'target'])
-    .execute();
+  const ofClient = clientId === undefined ? sql`` : sql`and client_id = ${clientId}`;
+  const { rows } = await sql<UsagePart>`
+    select 'month' as part, client_id, method, target, outcome, reason, calls, spend
+      from ledger_usage where month >= ${windows.month} and calls > 0 ${ofClient}
+    union all
+    select 'day', client_id, null, null, null, null, sum(calls), null
+      from ledger_daily_calls where day >= ${windows.day} and calls > 0 ${ofClient}
+      group by client_id
+    union all
+    select 'minute', client_id, null, null, null, null, count(*), null
+      from ledger where time >= ${windows.minute} ${ofClient}
+      group by client_id`.execute(db);
 
   const usage = new Map<string, ClientUsage>();
   const entry = (id: string): ClientUsage => {
@@ -55,23 +54,31 @@ export async function queryUsage(
     return found;
   };
   if (clientId !== undefined) entry(clientId);
-  for (const row of totals) {
-    Object.assign(entry(row.client_id), {
-      callsThisMinute: Number(row.calls_minute ?? 0),
-      callsToday: Number(row.calls_day ?? 0),
-      callsThisMonth: Number(row.calls_month),
-      spendThisMonth: Number(row.spend ?? 0),
-    });
+  const tools = new Map<ClientUsage, Map<string, number>>();
+  for (const row of rows) {
+    const client = entry(row.client_id);
+    const calls = Number(row.calls);
+    if (row.part === 'minute') client.callsThisMinute = calls;
+    else if (row.part === 'day') client.callsToday = calls;
+    else {
+      client.callsThisMonth += calls;
+      client.spendThisMonth += Number(row.spend ?? 0);
+      if (row.outcome === 'denied') {
+        const reason = row.reason ?? 'unknown';
+        client.denialsByReason[reason] = (client.denialsByReason[reason] ?? 0) + calls;
+      }
+      if (row.method === 'tools/call' && row.target !== null) {
+        const byTarget = tools.get(client) ?? new Map<string, number>();
+        tools.set(client, byTarget);
+        byTarget.set(row.target, (byTarget.get(row.target) ?? 0) + calls);
+      }
+    }
   }
-  for (const row of denials) {
-    entry(row.client_id).denialsByReason[row.denial_reason ?? 'unknown'] = Number(row.count);
-  }
-  for (const row of tools) {
-    entry(row.client_id).topTools.push({ target: row.target, calls: Number(row.calls) });
-  }
-  for (const client of usage.values()) {
-    client.topTools.sort((a, b) => b.calls - a.calls || a.target.localeCompare(b.target));
-    client.topTools.splice(TOP_TOOLS_LIMIT);
+  for (const [client, byTarget] of tools) {
+    client.topTools = [...byTarget]
+      .map(([target, calls]) => ({ target, calls }))
+      .sort((a, b) => b.calls - a.calls || a.target.localeCompare(b.target))
+      .slice(0, TOP_TOOLS_LIMIT);
   }
   return [...usage.values()].sort((a, b) => a.clientId.localeCompare(b.clientId));
 }

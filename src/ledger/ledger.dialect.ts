@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Pool } from 'pg';
 import { LedgerConnection } from './ledger-connection';
+import { cachingStatements } from './sqlite-statement-cache';
 
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 const POSTGRES_POOL_SIZE = 10;
@@ -12,7 +13,9 @@ const POSTGRES_POOL_SIZE = 10;
 /** One query layer, two engines: the Kysely dialect for a ledger connection. */
 export function createLedgerDialect(connection: LedgerConnection): Dialect {
   return connection.driver === 'sqlite'
-    ? new SqliteDialect({ database: () => Promise.resolve(openSqlite(connection.path)) })
+    ? new SqliteDialect({
+        database: () => Promise.resolve(cachingStatements(openSqlite(connection.path))),
+      })
     : new PostgresDialect({ pool: () => Promise.resolve(openPool(connection)) });
 }
 

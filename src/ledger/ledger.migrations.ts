@@ -1,5 +1,6 @@
 import { Kysely, Migration, MigrationProvider, sql } from 'kysely';
 import { LedgerConnection } from './ledger-connection';
+import { createUsageSummary } from './ledger-usage.migration';
 
 type Driver = LedgerConnection['driver'];
 
@@ -12,8 +13,15 @@ export class LedgerMigrationProvider implements MigrationProvider {
   constructor(private readonly driver: Driver) {}
 
   getMigrations(): Promise<Record<string, Migration>> {
-    return Promise.resolve({ '0001_create_ledger': createLedger(this.driver) });
+    return Promise.resolve(ledgerMigrations(this.driver));
   }
+}
+
+export function ledgerMigrations(driver: Driver): Record<string, Migration> {
+  return {
+    '0001_create_ledger': createLedger(driver),
+    '0002_usage_summary': createUsageSummary(driver),
+  };
 }
 
 function createLedger(driver: Driver): Migration {

@@ -24,8 +24,36 @@ export interface LedgerTable {
   result_bytes: number;
 }
 
+/**
+ * Calls and spend per client, UTC month, method, target, outcome and denial
+ * reason: what `usage()` reads instead of the rows. Kept by triggers on
+ * `ledger` (see ledger-usage.migration.ts), so it always matches the rows.
+ */
+export interface LedgerUsageTable {
+  /** Epoch ms of the first instant of the UTC month. */
+  month: ColumnType<number | string, number, never>;
+  client_id: string;
+  method: string;
+  target: string;
+  outcome: string;
+  /** The denial reason (`unknown` when none was given) of denied calls, '' for the others. */
+  reason: string;
+  calls: ColumnType<number | string, number, number>;
+  spend: number;
+}
+
+/** Calls per client and UTC day (for `callsToday`), kept by the same triggers. */
+export interface LedgerDailyCallsTable {
+  /** Epoch ms of UTC midnight. */
+  day: ColumnType<number | string, number, never>;
+  client_id: string;
+  calls: ColumnType<number | string, number, number>;
+}
+
 export interface LedgerDatabase {
   ledger: LedgerTable;
+  ledger_usage: LedgerUsageTable;
+  ledger_daily_calls: LedgerDailyCallsTable;
 }
 
 export const LEDGER_TABLE = 'ledger';

@@ -13,6 +13,9 @@ export class GatewayLogger implements LoggerService {
 
   constructor(
     config: Pick<LoggingConfig, 'level' | 'format'>,
+    // Asynchronous: a line goes out at once when stderr is idle, and lines that
+    // arrive while a write is under way share the next one; pino writes what is
+    // left synchronously when the process exits.
     destination: pino.DestinationStream = pino.destination({ dest: 2, sync: false }),
   ) {
     const transportless = config.format === 'pretty' ? prettyStream(destination) : destination;

@@ -8,9 +8,19 @@ export function startOfNextUtcMonth(now: number): number {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
 }
 
+/** The month utcMonthKey named last: every call of a month asks for the same key. */
+let lastMonth = { start: 0, end: 0, key: '' };
+
 /** `2026-03`: names the month in cache keys. */
 export function utcMonthKey(now: number): string {
-  return new Date(startOfUtcMonth(now)).toISOString().slice(0, 7);
+  if (now >= lastMonth.start && now < lastMonth.end) return lastMonth.key;
+  const start = startOfUtcMonth(now);
+  lastMonth = {
+    start,
+    end: startOfNextUtcMonth(now),
+    key: new Date(start).toISOString().slice(0, 7),
+  };
+  return lastMonth.key;
 }
 
 /** Whole seconds until the budget resets (at least 1, so a client never retries at once). */

@@ -27,6 +27,7 @@ export class StdioTransport {
   private readonly inflight = new Set<Promise<void>>();
   private input?: Readable;
   private session?: McpSession;
+  private sink?: StdoutSink;
   private finished?: Promise<void>;
   private stopRequested?: () => void;
 
@@ -47,6 +48,7 @@ export class StdioTransport {
     const session = this.sessions.create('stdio', env.MCP_CLIENT_ID || DEFAULT_STDIO_CLIENT_ID);
     this.session = session;
     const sink = new StdoutSink(output);
+    this.sink = sink;
     session.attachStandalone(sink);
     const splitter = new LineSplitter(
       this.config.stdio.max_line_bytes,
@@ -126,5 +128,6 @@ export class StdioTransport {
       ]);
     }
     if (this.session) this.sessions.remove(this.session.id);
+    this.sink?.flush();
   }
 }
