@@ -2,10 +2,17 @@ import { Response } from 'express';
 import { failure } from '../../json-rpc/json-rpc.responses';
 import { ErrorCode } from '../../errors/error-code';
 
-/** JSON bodies go out as application/json with an exact byte length. */
+/**
+ * JSON bodies go out as application/json with an exact byte length, written
+ * straight to the response: Express's send() would also check freshness and
+ * sniff the body, work a JSON-RPC answer never needs (it is on every call).
+ */
 export function sendJson(res: Response, status: number, body: unknown): void {
   const payload = JSON.stringify(body);
-  res.status(status).set('Content-Type', 'application/json').send(payload);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(payload));
+  res.end(res.req.method === 'HEAD' ? undefined : payload);
 }
 
 /** An HTTP-level refusal that still carries a JSON-RPC error body (clients parse either). */
