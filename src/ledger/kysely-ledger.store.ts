@@ -38,8 +38,10 @@ export class KyselyLedgerStore implements LedgerStore {
     for (let attempt = 1; ; attempt++) {
       const { error } = await migrator.migrateToLatest();
       if (error === undefined) return;
-      // Two processes creating one SQLite file at once: the loser's upgrade to a write lock fails.
-      if (attempt < MIGRATION_ATTEMPTS && isSqliteBusy(error)) {
+      // Two processes migrating one SQLite file at once (Kysely takes no lock there): the
+      // loser's upgrade to a write lock fails, or it records a migration the winner just
+      // recorded. Migrations do nothing when their work is already done, so run them again.
+      if (attempt < MIGRATION_ATTEMPTS && lostSqliteMigrationRace(error)) {
         await delay(50 * attempt);
         continue;
       }
@@ -112,9 +114,11 @@ export class KyselyLedgerStore implements LedgerStore {
   }
 }
 
-function isSqliteBusy(error: unknown): boolean {
+function lostSqliteMigrationRace(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+  if (typeof code !== 'string') return false;
+  if (code.startsWith('SQLITE_BUSY')) return true;
+  return code.startsWith('SQLITE_CONSTRAINT') && messageOf(error).includes('kysely_migration');
 }
 
 function messageOf(error: unknown): string {

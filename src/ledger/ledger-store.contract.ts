@@ -1,6 +1,8 @@
 import { LedgerRow, StoredLedgerRow } from './ledger-row';
 import { LedgerStore } from './ledger-store';
+import { defineLedgerUsageContract } from './ledger-usage.contract';
 import { LedgerWriter } from './ledger.writer';
+import { ledgerRow, T0 } from './testing/ledger-row.fixture';
 import { startOfUtcMonth } from './usage-windows';
 
 /**
@@ -11,33 +13,8 @@ import { startOfUtcMonth } from './usage-windows';
 export interface LedgerStoreTarget {
   /** A new, empty database; every call of the returned function opens another store over it. */
   newDatabase(): Promise<() => LedgerStore>;
-}
-
-const T0 = Date.UTC(2026, 2, 14, 12, 30, 15); // 2026-03-14T12:30:15Z
-
-let nextRequest = 1;
-
-/** A complete row; tests override what they look at. */
-export function ledgerRow(overrides: Partial<LedgerRow> = {}): LedgerRow {
-  const n = nextRequest++;
-  return {
-    time: T0,
-    requestId: `n:${n}`,
-    traceId: `trace-${n}`,
-    clientId: 'client-a',
-    sessionId: 'session-1',
-    transport: 'streamable-http',
-    method: 'tools/call',
-    target: 'orders_get',
-    arguments: '{"id":1}',
-    outcome: 'success',
-    errorCode: null,
-    denialReason: null,
-    durationMs: 12,
-    cost: 1,
-    resultBytes: 42,
-    ...overrides,
-  };
+  /** A new database as the first release left it (no usage summary), holding `rows`. */
+  newLegacyDatabase(rows: readonly LedgerRow[]): Promise<() => LedgerStore>;
 }
 
 const withoutId = ({ id: _id, ...row }: StoredLedgerRow): LedgerRow => row;
@@ -337,4 +314,6 @@ export function defineLedgerStoreContract(target: LedgerStoreTarget): void {
       expect(writer.stats).toEqual({ batches: 1, rows: 0, failedRows: 3 });
     });
   });
+
+  describe('usage summary', () => defineLedgerUsageContract(target));
 }

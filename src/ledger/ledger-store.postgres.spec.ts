@@ -5,7 +5,10 @@ import {
   TEST_POSTGRES_URL,
 } from '../../test/support/postgres';
 import { KyselyLedgerStore } from './kysely-ledger.store';
-import { defineLedgerStoreContract, ledgerRow } from './ledger-store.contract';
+import { defineLedgerStoreContract } from './ledger-store.contract';
+import { LedgerConnection } from './ledger-connection';
+import { seedLegacyLedger } from './testing/legacy-ledger';
+import { ledgerRow } from './testing/ledger-row.fixture';
 
 const available = postgresReachable();
 
@@ -50,15 +53,20 @@ if (SERVICES_REQUIRED) {
     return schema;
   }
 
-  const storeIn = (schema: string) =>
-    new KyselyLedgerStore({
-      driver: 'postgres',
-      pool: { connectionString: TEST_POSTGRES_URL, options: `-c search_path=${schema}` },
-    });
+  const connectionTo = (schema: string): LedgerConnection => ({
+    driver: 'postgres',
+    pool: { connectionString: TEST_POSTGRES_URL, options: `-c search_path=${schema}` },
+  });
+  const storeIn = (schema: string) => new KyselyLedgerStore(connectionTo(schema));
 
   defineLedgerStoreContract({
     newDatabase: async () => {
       const schema = await newSchema();
+      return () => storeIn(schema);
+    },
+    newLegacyDatabase: async (rows) => {
+      const schema = await newSchema();
+      await seedLegacyLedger(connectionTo(schema), rows);
       return () => storeIn(schema);
     },
   });
@@ -78,18 +86,20 @@ if (SERVICES_REQUIRED) {
       'kysely_migration',
       'kysely_migration_lock',
       'ledger',
+      'ledger_daily_calls',
+      'ledger_usage',
     ]);
     const indexes = await admin.query<{ indexname: string }>(
       `select indexname from pg_indexes where schemaname = $1 and tablename = 'ledger'`,
       [schema],
     );
-    expect(indexes.rows.map((r) => r.indexname)).toEqual(
-      expect.arrayContaining([
-        'ledger_client_time_idx',
-        'ledger_target_time_idx',
-        'ledger_time_idx',
-      ]),
-    );
+    expect(indexes.rows.map((r) => r.indexname).sort()).toEqual([
+      'ledger_client_id_idx',
+      'ledger_client_time_idx',
+      'ledger_pkey',
+      'ledger_target_time_idx',
+      'ledger_time_client_idx',
+    ]);
     const count = await admin.query<{ n: string }>(`select count(*) as n from ${schema}.ledger`);
     expect(count.rows[0].n).toBe('1');
   });

@@ -1,9 +1,13 @@
 import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO_ROOT } from '../../test/support/stdio-process';
 import { KyselyLedgerStore } from './kysely-ledger.store';
-import { defineLedgerStoreContract, ledgerRow } from './ledger-store.contract';
+import { defineLedgerStoreContract } from './ledger-store.contract';
+import { seedLegacyLedger } from './testing/legacy-ledger';
+import { ledgerRow } from './testing/ledger-row.fixture';
 
 describe('KyselyLedgerStore on SQLite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'owlclaw-ledger-sqlite-'));
@@ -16,6 +20,11 @@ describe('KyselyLedgerStore on SQLite', () => {
     newDatabase: () => {
       const path = newPath();
       return Promise.resolve(() => new KyselyLedgerStore({ driver: 'sqlite', path }));
+    },
+    newLegacyDatabase: async (rows) => {
+      const connection = { driver: 'sqlite', path: newPath() } as const;
+      await seedLegacyLedger(connection, rows);
+      return () => new KyselyLedgerStore(connection);
     },
   });
 
@@ -34,14 +43,44 @@ describe('KyselyLedgerStore on SQLite', () => {
         .prepare(`select name from sqlite_master where type = 'index' and tbl_name = 'ledger'`)
         .all()
         .map((row) => (row as { name: string }).name);
-      expect(indexes).toEqual(
-        expect.arrayContaining([
-          'ledger_client_time_idx',
-          'ledger_target_time_idx',
-          'ledger_time_idx',
-        ]),
-      );
+      expect(indexes.sort()).toEqual([
+        'ledger_client_id_idx',
+        'ledger_client_time_idx',
+        'ledger_target_time_idx',
+        'ledger_time_client_idx',
+      ]);
       expect(db.prepare('select count(*) as n from ledger').get()).toEqual({ n: 1 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('lets several processes migrate one file at once: each starts, the summary counts every row once', async () => {
+    const path = newPath();
+    await seedLegacyLedger(
+      { driver: 'sqlite', path },
+      Array.from({ length: 5_000 }, (_, i) => ledgerRow({ clientId: `c${i % 3}` })),
+    );
+    // dist/ is built by Jest's global setup; each child is a separate SQLite connection and process.
+    const script = `
+      const { KyselyLedgerStore } = require(${JSON.stringify(join(REPO_ROOT, 'dist/ledger/kysely-ledger.store.js'))});
+      const store = new KyselyLedgerStore({ driver: 'sqlite', path: process.argv[1] });
+      store.init().then(() => store.close()).then(() => process.exit(0), (err) => {
+        console.error(err.message);
+        process.exit(1);
+      });`;
+    const exits = await Promise.all(
+      Array.from({ length: 3 }, () => {
+        const child = spawn(process.execPath, ['-e', script, path], { stdio: 'inherit' });
+        return new Promise<number | null>((resolve) => child.on('exit', resolve));
+      }),
+    );
+    expect(exits).toEqual([0, 0, 0]);
+
+    const db = new Database(path, { readonly: true });
+    try {
+      const total = db.prepare('select sum(calls) as calls from ledger_usage').get();
+      expect(total).toEqual({ calls: 5_000 });
     } finally {
       db.close();
     }

@@ -5,7 +5,7 @@ import { loadGatewayConfig } from '../config/config.loader';
 import { KyselyLedgerStore } from './kysely-ledger.store';
 import { DAY_MS } from './ledger.constants';
 import { LedgerRetention } from './ledger.retention';
-import { ledgerRow } from './ledger-store.contract';
+import { ledgerRow } from './testing/ledger-row.fixture';
 
 describe('LedgerRetention', () => {
   const dir = mkdtempSync(join(tmpdir(), 'owlclaw-ledger-retention-'));

@@ -1,0 +1,92 @@
+import { Kysely, Migration, sql } from 'kysely';
+import { LedgerConnection } from './ledger-connection';
+import { usageSummarySql } from './ledger-usage.sql';
+
+type Driver = LedgerConnection['driver'];
+
+/**
+ * 0002: the usage summary (`ledger_usage`, `ledger_daily_calls`) with the
+ * triggers that keep it, filled once from the rows already there; and the
+ * indexes the admin queries need: (client_id, id) yields a client's rows in
+ * page order, (time, client_id) counts this minute's calls per client
+ * without reading rows (it replaces the (time) index).
+ *
+ * All of it commits at once, so no row is counted twice or missed:
+ * PostgreSQL runs every migration in a transaction; on SQLite, where Kysely
+ * does not, the migration takes the write lock itself and does nothing when
+ * another process sharing the file got there first.
+ */
+export function createUsageSummary(driver: Driver): Migration {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      if (driver === 'postgres') return build(db, driver);
+      await sql`begin immediate`.execute(db);
+      try {
+        if (!(await sqliteHasTable(db, 'ledger_usage'))) await build(db, driver);
+        await sql`commit`.execute(db);
+      } catch (err) {
+        await sql`rollback`.execute(db);
+        throw err;
+      }
+    },
+  };
+}
+
+async function build(db: Kysely<unknown>, driver: Driver): Promise<void> {
+  const schema = db.schema;
+  await schema
+    .createIndex('ledger_client_id_idx')
+    .on('ledger')
+    .columns(['client_id', 'id'])
+    .execute();
+  await schema.dropIndex('ledger_time_idx').ifExists().execute();
+  await schema
+    .createIndex('ledger_time_client_idx')
+    .on('ledger')
+    .columns(['time', 'client_id'])
+    .execute();
+
+  // SQLite: the rows live in the primary-key B-tree, one lookup per upsert.
+  const clustered = driver === 'sqlite' ? sql`without rowid` : sql``;
+  await schema
+    .createTable('ledger_usage')
+    .addColumn('month', 'bigint', (col) => col.notNull())
+    .addColumn('client_id', 'text', (col) => col.notNull())
+    .addColumn('method', 'text', (col) => col.notNull())
+    .addColumn('target', 'text', (col) => col.notNull())
+    .addColumn('outcome', 'text', (col) => col.notNull())
+    .addColumn('reason', 'text', (col) => col.notNull())
+    .addColumn('calls', 'bigint', (col) => col.notNull())
+    .addColumn('spend', 'double precision', (col) => col.notNull())
+    .addPrimaryKeyConstraint('ledger_usage_pkey', [
+      'month',
+      'client_id',
+      'method',
+      'target',
+      'outcome',
+      'reason',
+    ])
+    .modifyEnd(clustered)
+    .execute();
+  await schema
+    .createTable('ledger_daily_calls')
+    .addColumn('day', 'bigint', (col) => col.notNull())
+    .addColumn('client_id', 'text', (col) => col.notNull())
+    .addColumn('calls', 'bigint', (col) => col.notNull())
+    .addPrimaryKeyConstraint('ledger_daily_calls_pkey', ['day', 'client_id'])
+    .modifyEnd(clustered)
+    .execute();
+
+  const { triggers, backfill } = usageSummarySql(driver);
+  // Triggers first: on PostgreSQL, creating one locks out writers until this transaction ends.
+  for (const statement of [...triggers, ...backfill]) await sql.raw(statement).execute(db);
+}
+
+async function sqliteHasTable(db: Kysely<unknown>, name: string): Promise<boolean> {
+  const { rows } = await sql<{
+    found: number;
+  }>`select count(*) as found from sqlite_master where type = 'table' and name = ${name}`.execute(
+    db,
+  );
+  return Number(rows[0]?.found ?? 0) > 0;
+}
