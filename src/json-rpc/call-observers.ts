@@ -9,6 +9,8 @@ export interface CompletedCall {
   /** Epoch milliseconds when dispatch of the request began. */
   startedAt: number;
   durationMs: number;
+  /** Size of the serialized response (0 when there is none). */
+  responseBytes?: number;
   /** Undefined when the client cancelled the request (it gets no response). */
   response?: JsonRpcResponse;
   cancelled: boolean;

@@ -12,6 +12,7 @@ import { MessageSink } from '../session/message-sink';
 import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
 import { RpcErrorReply } from './json-rpc-exception.filter';
 import { parseFrame } from './json-rpc.parser';
+import { prepareResponse } from './json-rpc.serializer';
 import { failure, invalidRequest, success } from './json-rpc.responses';
 import {
   InboundEntry,
@@ -154,8 +155,11 @@ export class JsonRpcDispatcher {
     const startedAt = Date.now();
     const controller = inbound.session.beginRequest(request.id);
     const context = this.createContext(request, inbound, controller.signal);
-    const response = await this.run(entry, request, context, controller.signal);
-    if (!entry.options.audited) return response;
+    const answer = await this.run(entry, request, context, controller.signal);
+    if (!entry.options.audited) return answer;
+    // Serialized now, so the ledger records what the client gets (and its size).
+    const prepared = answer === undefined ? undefined : prepareResponse(answer);
+    const response = prepared?.response;
     try {
       // Recorded before the response leaves: a client never holds an answer the ledger lacks.
       await this.observers.notify({
@@ -164,6 +168,7 @@ export class JsonRpcDispatcher {
         startedAt,
         durationMs: Date.now() - startedAt,
         response,
+        responseBytes: prepared?.bytes ?? 0,
         cancelled: response === undefined,
       });
       return response;

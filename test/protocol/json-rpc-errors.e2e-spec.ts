@@ -304,6 +304,15 @@ describe.each(TRANSPORTS)('JSON-RPC errors over %s', (transport) => {
       expect(error.data).not.toHaveProperty('stack');
     });
 
+    it('a result that cannot be serialized -> -32603 for its id, never a broken line', async () => {
+      for (const kind of ['bigint', 'cycle']) {
+        const reply = await rpc.send(req(`bad-${kind}`, 'fixture/unserializable', { kind }));
+        const error = expectRpcError(reply, -32603, `bad-${kind}`);
+        expect(error.message).toMatch(/could not be serialized as JSON/);
+        expect(error.data).toEqual({ retryable: false });
+      }
+    });
+
     it('a good request still works after all of that', async () => {
       const result = expectRpcResult(await rpc.send(req(0, 'fixture/echo', { ok: true })), 0);
       expect(result).toMatchObject({ params: { ok: true } });

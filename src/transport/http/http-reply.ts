@@ -1,5 +1,7 @@
 import { Response } from 'express';
 import { failure } from '../../json-rpc/json-rpc.responses';
+import { serializeOutbound } from '../../json-rpc/json-rpc.serializer';
+import { JsonRpcMessage } from '../../json-rpc/json-rpc.types';
 import { ErrorCode } from '../../errors/error-code';
 
 /**
@@ -7,8 +9,12 @@ import { ErrorCode } from '../../errors/error-code';
  * straight to the response: Express's send() would also check freshness and
  * sniff the body, work a JSON-RPC answer never needs (it is on every call).
  */
-export function sendJson(res: Response, status: number, body: unknown): void {
-  const payload = JSON.stringify(body);
+export function sendJson(
+  res: Response,
+  status: number,
+  body: JsonRpcMessage | JsonRpcMessage[],
+): void {
+  const payload = serializeOutbound(body) ?? '';
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(payload));

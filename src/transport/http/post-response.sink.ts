@@ -5,6 +5,7 @@ import { MessageSink } from '../../session/message-sink';
 import { SseHub } from './sse.hub';
 import { SseStream } from './sse-stream';
 import { sendJson } from './http-reply';
+import { serializeOutbound } from '../../json-rpc/json-rpc.serializer';
 import { acceptsPriming, ResumablePostStream, SessionSseState, writeRecord } from './sse-sessions';
 
 /** The reconnection delay a priming event asks of the client (SSE `retry:`), in milliseconds. */
@@ -105,7 +106,9 @@ export class PostResponseSink implements MessageSink, ResumablePostStream {
 
   /** Logs a message under this stream and writes it to the current connection, if any. */
   private emit(message: JsonRpcMessage): void {
-    const record = this.sse.log.append(this.streamId!, JSON.stringify(message));
+    const text = serializeOutbound(message);
+    if (text === undefined) return;
+    const record = this.sse.log.append(this.streamId!, text);
     if (this.connection?.open && writeRecord(this.connection, record)) this.resumable = true;
   }
 }

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { serializeOutbound } from '../../json-rpc/json-rpc.serializer';
 import { Response } from 'express';
 import { JsonRpcMessage } from '../../json-rpc/json-rpc.types';
 import { MessageSink } from '../../session/message-sink';
@@ -60,7 +61,8 @@ export class SseStream implements MessageSink {
 
   send(message: JsonRpcMessage | JsonRpcMessage[]): void {
     for (const one of Array.isArray(message) ? message : [message]) {
-      this.writeEvent({ event: 'message', data: JSON.stringify(one) });
+      const data = serializeOutbound(one);
+      if (data !== undefined) this.writeEvent({ event: 'message', data });
     }
   }
 

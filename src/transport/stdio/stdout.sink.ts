@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { serializeOutbound } from '../../json-rpc/json-rpc.serializer';
 import { JsonRpcMessage } from '../../json-rpc/json-rpc.types';
 import { MessageSink } from '../../session/message-sink';
 
@@ -26,7 +27,9 @@ export class StdoutSink implements MessageSink {
 
   send(message: JsonRpcMessage | JsonRpcMessage[]): void {
     if (!this.open) return;
-    this.pending.push(`${JSON.stringify(message)}\n`);
+    const text = serializeOutbound(message);
+    if (text === undefined) return;
+    this.pending.push(`${text}\n`);
     this.scheduled ??= setImmediate(() => this.flush());
   }
 

@@ -49,6 +49,7 @@ export const KNOWN_METHODS: ReadonlySet<string> = new Set([
   'fixture/sleep',
   'fixture/notify',
   'fixture/ask',
+  'fixture/unserializable',
   'probe/run',
   'probe/counters',
   'govfixture/counts',
