@@ -11,9 +11,18 @@ import { outcomeOfCode, RequestOutcome } from './outcome';
 /** Label used for requests rejected before a method was resolved (keeps cardinality bounded). */
 export const UNRESOLVED_METHOD = '(rejected)';
 
+/** The bound children prom-client hands out, kept so a call does not hash its labels again. */
+interface MethodSeries {
+  duration: { observe(value: number): void };
+  outcomes: Map<RequestOutcome, { inc(): void }>;
+}
+
 /** The gateway's request and session metrics, behind one small API. */
 @Injectable()
 export class McpMetrics {
+  /** Keyed by registered method name only, so the map stays as small as the registry. */
+  private readonly series = new Map<string, MethodSeries>();
+
   constructor(
     @InjectMetric(MCP_REQUESTS_TOTAL) private readonly requests: Counter<'method' | 'outcome'>,
     @InjectMetric(MCP_REQUEST_DURATION_SECONDS) private readonly duration: Histogram<'method'>,
@@ -21,8 +30,18 @@ export class McpMetrics {
   ) {}
 
   recordRequest(method: string, outcome: RequestOutcome, seconds: number): void {
-    this.requests.inc({ method, outcome });
-    this.duration.observe({ method }, seconds);
+    let series = this.series.get(method);
+    if (!series) {
+      series = { duration: this.duration.labels({ method }), outcomes: new Map() };
+      this.series.set(method, series);
+    }
+    let counter = series.outcomes.get(outcome);
+    if (!counter) {
+      counter = this.requests.labels({ method, outcome });
+      series.outcomes.set(outcome, counter);
+    }
+    counter.inc();
+    series.duration.observe(seconds);
   }
 
   recordRejected(code: number): void {
