@@ -1,9 +1,10 @@
 import { Kysely, Migrator, sql } from 'kysely';
-import { setTimeout as delay } from 'node:timers/promises';
+import { setTimeout as delay, setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { LedgerRow, StoredLedgerRow } from './ledger-row';
 import { fromColumns, toColumns } from './ledger-row.columns';
 import { ClientUsage, LedgerQuery, LedgerStore } from './ledger-store';
 import { LedgerConnection } from './ledger-connection';
+import { LEDGER_PRUNE_CHUNK_ROWS } from './ledger.constants';
 import { createLedgerDialect } from './ledger.dialect';
 import { LedgerMigrationProvider } from './ledger.migrations';
 import { LedgerDatabase } from './ledger.schema';
@@ -84,13 +85,35 @@ export class KyselyLedgerStore implements LedgerStore {
     return queryUsage(this.db, now, clientId);
   }
 
-  /** The triggers take the deleted rows out of the usage summary in the same transaction. */
+  /**
+   * Deletes in chunks of LEDGER_PRUNE_CHUNK_ROWS, each its own transaction, so
+   * that calls and their appends get in between instead of waiting for the
+   * whole prune (on SQLite the process itself, on PostgreSQL the summary rows
+   * a chunk locks). The triggers take each chunk out of the usage summary.
+   */
   async prune(before: number): Promise<number> {
-    const result = await this.db.deleteFrom('ledger').where('time', '<', before).executeTakeFirst();
+    let deleted = 0;
+    for (;;) {
+      const result = await this.db
+        .deleteFrom('ledger')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('ledger')
+            .select('id')
+            .where('time', '<', before)
+            .limit(LEDGER_PRUNE_CHUNK_ROWS),
+        )
+        .executeTakeFirst();
+      const chunk = Number(result.numDeletedRows);
+      deleted += chunk;
+      if (chunk < LEDGER_PRUNE_CHUNK_ROWS) break;
+      // better-sqlite3 blocks the event loop while it deletes: let calls and I/O run in between.
+      await yieldToEventLoop();
+    }
     // Summary rows whose every call was pruned stay at zero (usage skips them); drop them.
     await this.db.deleteFrom('ledger_usage').where('calls', '<=', 0).execute();
     await this.db.deleteFrom('ledger_daily_calls').where('calls', '<=', 0).execute();
-    return Number(result.numDeletedRows);
+    return deleted;
   }
 
   async ping(): Promise<void> {

@@ -1,6 +1,7 @@
 import { LEDGER_OUTCOMES, LedgerRow } from './ledger-row';
 import type { LedgerStoreTarget } from './ledger-store.contract';
 import { LedgerStore } from './ledger-store';
+import { LEDGER_MAX_BATCH_ROWS, LEDGER_PRUNE_CHUNK_ROWS } from './ledger.constants';
 import { LedgerWriter } from './ledger.writer';
 import { referenceUsage } from './testing/ledger-usage.reference';
 import { ledgerRow } from './testing/ledger-row.fixture';
@@ -138,6 +139,17 @@ export function defineLedgerUsageContract(target: LedgerStoreTarget): void {
     const more = randomRows(150, 5);
     await appendInBatches(store, more, 6);
     await expectUsageOfRows(store, [...rows, ...more]);
+  });
+
+  it('prunes more rows than one chunk holds, all of them, summary included', async () => {
+    const store = await open(await target.newDatabase());
+    const rows = randomRows(LEDGER_PRUNE_CHUNK_ROWS * 2 + 300, 13);
+    for (let at = 0; at < rows.length; at += LEDGER_MAX_BATCH_ROWS) {
+      await store.append(rows.slice(at, at + LEDGER_MAX_BATCH_ROWS));
+    }
+    const kept = rows.filter((row) => row.time >= NOW);
+    expect(await store.prune(NOW)).toBe(rows.length - kept.length);
+    await expectUsageOfRows(store, kept);
   });
 
   it('drops a client whose calls this month were all pruned', async () => {

@@ -1,6 +1,9 @@
 /** Most rows one group commit writes (one multi-row INSERT). */
 export const LEDGER_MAX_BATCH_ROWS = 500;
 
+/** Most rows one prune transaction deletes (SQLite: about 100 ms holding the write lock). */
+export const LEDGER_PRUNE_CHUNK_ROWS = 5_000;
+
 /** How often retention pruning runs after the one at boot. */
 export const LEDGER_PRUNE_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
