@@ -7,6 +7,7 @@ import { LedgerConnection } from './ledger-connection';
 import { LEDGER_PRUNE_CHUNK_ROWS } from './ledger.constants';
 import { createLedgerDialect } from './ledger.dialect';
 import { LedgerMigrationProvider } from './ledger.migrations';
+import { ledgerPageQuery } from './ledger-page.query';
 import { LedgerDatabase } from './ledger.schema';
 import { queryUsage } from './ledger-usage.query';
 
@@ -56,18 +57,7 @@ export class KyselyLedgerStore implements LedgerStore {
   }
 
   async query(query: LedgerQuery): Promise<StoredLedgerRow[]> {
-    const rows = await this.db
-      .selectFrom('ledger')
-      .selectAll()
-      .$if(query.clientId !== undefined, (q) => q.where('client_id', '=', query.clientId ?? ''))
-      .$if(query.target !== undefined, (q) => q.where('target', '=', query.target ?? ''))
-      .$if(query.outcome !== undefined, (q) => q.where('outcome', '=', query.outcome ?? ''))
-      .$if(query.from !== undefined, (q) => q.where('time', '>=', query.from ?? 0))
-      .$if(query.to !== undefined, (q) => q.where('time', '<', query.to ?? 0))
-      .$if(query.beforeId !== undefined, (q) => q.where('id', '<', query.beforeId ?? 0))
-      .orderBy('id', 'desc')
-      .limit(query.limit)
-      .execute();
+    const rows = await ledgerPageQuery(this.db, query).execute();
     return rows.map(fromColumns);
   }
 

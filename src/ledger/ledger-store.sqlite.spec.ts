@@ -4,7 +4,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../test/support/stdio-process';
+import { Kysely, SqliteDialect } from 'kysely';
 import { KyselyLedgerStore } from './kysely-ledger.store';
+import { ledgerPageQuery } from './ledger-page.query';
+import { LedgerQuery } from './ledger-store';
+import { LedgerDatabase } from './ledger.schema';
 import { defineLedgerStoreContract } from './ledger-store.contract';
 import { seedLegacyLedger } from './testing/legacy-ledger';
 import { ledgerRow } from './testing/ledger-row.fixture';
@@ -83,6 +87,39 @@ describe('KyselyLedgerStore on SQLite', () => {
       expect(total).toEqual({ calls: 5_000 });
     } finally {
       db.close();
+    }
+  });
+
+  it("reads a client's page through (client_id, id), already in page order (no sort)", async () => {
+    const path = newPath();
+    const store = new KyselyLedgerStore({ driver: 'sqlite', path });
+    await store.init();
+    await store.close();
+
+    const db = new Database(path, { readonly: true });
+    const kysely = new Kysely<LedgerDatabase>({
+      dialect: new SqliteDialect({ database: new Database(':memory:') }),
+    });
+    try {
+      const plan = (query: LedgerQuery): string => {
+        const { sql, parameters } = ledgerPageQuery(kysely, query).compile();
+        return db
+          .prepare(`explain query plan ${sql}`)
+          .all(...parameters)
+          .map((row) => (row as { detail: string }).detail)
+          .join('; ');
+      };
+      for (const query of [
+        { clientId: 'client-042', limit: 101 },
+        { clientId: 'client-042', beforeId: 5_000, limit: 101 },
+        { clientId: 'client-042', outcome: 'denied' as const, limit: 101 },
+      ]) {
+        expect(plan(query)).toContain('USING INDEX ledger_client_id_idx');
+        expect(plan(query)).not.toContain('TEMP B-TREE');
+      }
+    } finally {
+      db.close();
+      await kysely.destroy();
     }
   });
 });

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,5 +52,20 @@ describe('LedgerRetention', () => {
     // By the time it runs, the row aged exactly 30 days is a few milliseconds older than that.
     const kept = await store.query({ limit: 10 });
     expect(kept.map((r) => r.time)).toEqual([now - DAY_MS]);
+  });
+
+  it('warns at boot when retention is shorter than a month, since statistics then lose calls of this month', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      for (const days of [7, 31]) {
+        const scheduled = retention(days);
+        scheduled.onApplicationBootstrap();
+        await scheduled.stop();
+      }
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(JSON.stringify(warn.mock.calls[0][0])).toContain('retention_days is 7, under a month');
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

@@ -4,10 +4,16 @@ import { GatewayConfig } from '../config/gateway-config';
 import { LEDGER_STORE, LedgerStore } from './ledger-store';
 import { DAY_MS, LEDGER_PRUNE_INTERVAL_MS } from './ledger.constants';
 
+/** Retention this long keeps every call of the current UTC month, whichever day it is. */
+const FULL_MONTH_DAYS = 31;
+
 /**
  * Deletes rows older than `ledger.retention_days` once at boot and then
  * daily (0 keeps everything). The timer is unref'd: it never holds the
  * process open. A failed prune is logged and retried at the next run.
+ * Usage statistics describe the rows that are kept (the summary loses what
+ * is pruned, in the same transaction), as does the monthly budget, which is
+ * re-read from the ledger: hence the warning when retention is under a month.
  */
 @Injectable()
 export class LedgerRetention implements OnApplicationBootstrap {
@@ -25,6 +31,13 @@ export class LedgerRetention implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     if (this.retentionDays <= 0) return;
+    if (this.retentionDays < FULL_MONTH_DAYS) {
+      this.logger.warn({
+        msg:
+          `ledger.retention_days is ${this.retentionDays}, under a month: this month's usage ` +
+          `statistics and the monthly spend re-read from the ledger count only the calls still kept`,
+      });
+    }
     this.run();
     this.timer = setInterval(() => this.run(), LEDGER_PRUNE_INTERVAL_MS);
     this.timer.unref();
