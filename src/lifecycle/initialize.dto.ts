@@ -2,9 +2,9 @@ import { Type } from 'class-transformer';
 import {
   IsDefined,
   IsObject,
-  IsOptional,
   IsString,
   MinLength,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 
@@ -23,8 +23,9 @@ export class InitializeParamsDto {
   @MinLength(1)
   protocolVersion!: string;
 
+  // Absent is tolerated (older clients omit it); null or a non-object is refused.
+  @ValidateIf((params: InitializeParamsDto) => params.capabilities !== undefined)
   @IsObject()
-  @IsOptional()
   capabilities: Record<string, unknown> = {};
 
   // IsObject: @ValidateNested alone would also accept an array (of anything, even empty).

@@ -231,6 +231,22 @@ describe.each(TRANSPORTS)('JSON-RPC errors over %s', (transport) => {
       );
     });
 
+    it('refuses capabilities that are null or not an object', async () => {
+      for (const capabilities of [null, 'all', []]) {
+        const reply = await rpc.send(
+          req('bad-caps', 'initialize', {
+            protocolVersion: '2025-06-18',
+            capabilities,
+            clientInfo: { name: 'c', version: '1' },
+          }),
+        );
+        const error = expectRpcError(reply, -32602, 'bad-caps');
+        expect(error.data?.details).toEqual(
+          expect.arrayContaining([expect.stringMatching(/^capabilities /)]),
+        );
+      }
+    });
+
     it('still initializes after the failed attempts', async () => {
       const response = await rpc.initialize('2025-06-18');
       expect(response).toMatchObject({
