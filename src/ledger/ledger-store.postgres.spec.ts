@@ -94,7 +94,6 @@ if (SERVICES_REQUIRED) {
       [schema],
     );
     expect(indexes.rows.map((r) => r.indexname).sort()).toEqual([
-      'ledger_client_id_idx',
       'ledger_client_time_idx',
       'ledger_pkey',
       'ledger_target_time_idx',
