@@ -179,6 +179,12 @@ describe.each(TRANSPORTS)('%s under protocol 2025-06-18 (batching removed)', (tr
     expect(await handlerRuns()).toBe((before as number) + 1);
   });
 
+  it('refuses a batch of notifications only with the same -32600, on both transports', async () => {
+    const reply = await rpc.send([note('notifications/initialized'), note('probe/run')]);
+    const error = expectRpcError(reply, -32600, null);
+    expect(error.message).toContain('2025-06-18');
+  });
+
   it('still answers single requests and keeps notifications silent', async () => {
     expectRpcResult(await rpc.send(req('single', 'ping')), 'single');
     expectNoResponse(rpc, await rpc.sendUnanswered(note('notifications/initialized')));

@@ -3,6 +3,7 @@ import { Request, Response } from 'express';
 import { ClientIdentityResolver } from '../../governance/identity/client-identity.resolver';
 import { JsonRpcDispatcher } from '../../json-rpc/json-rpc.dispatcher';
 import { parseFrame } from '../../json-rpc/json-rpc.parser';
+import { allowsBatching } from '../../json-rpc/protocol-version';
 import { InboundEntry, InboundFrame, isFailure } from '../../json-rpc/json-rpc.types';
 import { McpSession } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
@@ -51,7 +52,7 @@ export class StreamableHttpController {
       session,
       this.sse.of(session),
     );
-    if (!expectsAnswer(frame)) {
+    if (!expectsAnswer(frame, session)) {
       // Notifications and responses only: acknowledge, then process.
       sink.finish(undefined);
       await this.dispatcher.dispatchParsed(frame, { session });
@@ -176,7 +177,10 @@ function needsAnswer(entry: InboundEntry): boolean {
   return entry.kind === 'request' || entry.kind === 'invalid';
 }
 
-function expectsAnswer(frame: InboundFrame): boolean {
-  if (frame.kind === 'batch') return frame.entries.some(needsAnswer);
+/** A batch where the session's version forbids batches is answered (-32600), as over stdio. */
+function expectsAnswer(frame: InboundFrame, session: McpSession): boolean {
+  if (frame.kind === 'batch') {
+    return !allowsBatching(session.protocolVersion) || frame.entries.some(needsAnswer);
+  }
   return frame.kind === 'single' && needsAnswer(frame.entry);
 }
