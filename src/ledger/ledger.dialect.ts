@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { Dialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { LedgerConnection } from './ledger-connection';
 import { cachingStatements } from './sqlite-statement-cache';
 
@@ -32,10 +32,16 @@ function openSqlite(path: string): Database.Database {
 }
 
 function openPool(connection: Extract<LedgerConnection, { driver: 'postgres' }>): Pool {
-  const pool = new Pool({ max: POSTGRES_POOL_SIZE, ...connection.pool });
+  const pool = new (loadPg().Pool)({ max: POSTGRES_POOL_SIZE, ...connection.pool });
   // An idle client dropped by the server emits 'error'; unhandled, that would kill the process.
   pool.on('error', (err) =>
     new Logger('LedgerStore').warn({ msg: 'idle PostgreSQL client failed', error: err.message }),
   );
   return pool;
+}
+
+/** pg is loaded only for a PostgreSQL ledger: the embedded SQLite default is spared its ~14 MiB. */
+function loadPg(): typeof import('pg') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load needs a synchronous require
+  return require('pg') as typeof import('pg');
 }
