@@ -9,6 +9,7 @@ import { createLedgerDialect } from './ledger.dialect';
 import { LedgerMigrationProvider } from './ledger.migrations';
 import { ledgerPageQuery } from './ledger-page.query';
 import { LedgerDatabase } from './ledger.schema';
+import { querySpendSince } from './ledger-spend.query';
 import { queryUsage } from './ledger-usage.query';
 
 const MIGRATION_ATTEMPTS = 5;
@@ -61,18 +62,12 @@ export class KyselyLedgerStore implements LedgerStore {
     return rows.map(fromColumns);
   }
 
-  async spendSince(clientId: string, from: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('ledger')
-      .select((eb) => eb.fn.sum<number | string | null>('cost').as('spend'))
-      .where('client_id', '=', clientId)
-      .where('time', '>=', from)
-      .executeTakeFirst();
-    return Number(row?.spend ?? 0);
+  spendSince(clientId: string, from: number): Promise<number> {
+    return querySpendSince(this.db, clientId, from);
   }
 
   usage(now: number, clientId?: string): Promise<ClientUsage[]> {
-    return queryUsage(this.db, now, clientId);
+    return queryUsage(this.db, this.connection.driver, now, clientId);
   }
 
   /**

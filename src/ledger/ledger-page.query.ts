@@ -4,9 +4,9 @@ import { LedgerDatabase } from './ledger.schema';
 
 /**
  * One page of ledger rows, newest first (id order, keyset paging on id).
- * With a client filter, SQLite's (client_id, id) index yields that client's
- * rows already in page order, so a page reads about `limit` rows, not all of
- * the client's.
+ * With a client or tool filter, the (client_id, id) or (target, id) index
+ * yields its rows already in page order, so a page reads about `limit` rows,
+ * not all of the client's.
  */
 export function ledgerPageQuery(db: Kysely<LedgerDatabase>, query: LedgerQuery) {
   return db

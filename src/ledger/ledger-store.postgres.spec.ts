@@ -94,9 +94,9 @@ if (SERVICES_REQUIRED) {
       [schema],
     );
     expect(indexes.rows.map((r) => r.indexname).sort()).toEqual([
-      'ledger_client_time_idx',
+      'ledger_client_id_idx',
       'ledger_pkey',
-      'ledger_target_time_idx',
+      'ledger_target_id_idx',
       'ledger_time_client_idx',
     ]);
     const count = await admin.query<{ n: string }>(`select count(*) as n from ${schema}.ledger`);

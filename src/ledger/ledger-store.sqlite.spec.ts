@@ -49,8 +49,7 @@ describe('KyselyLedgerStore on SQLite', () => {
         .map((row) => (row as { name: string }).name);
       expect(indexes.sort()).toEqual([
         'ledger_client_id_idx',
-        'ledger_client_time_idx',
-        'ledger_target_time_idx',
+        'ledger_target_id_idx',
         'ledger_time_client_idx',
       ]);
       expect(db.prepare('select count(*) as n from ledger').get()).toEqual({ n: 1 });
@@ -90,7 +89,7 @@ describe('KyselyLedgerStore on SQLite', () => {
     }
   });
 
-  it("reads a client's page through (client_id, id), already in page order (no sort)", async () => {
+  it("reads a client's or a tool's page through its (…, id) index, already in page order (no sort)", async () => {
     const path = newPath();
     const store = new KyselyLedgerStore({ driver: 'sqlite', path });
     await store.init();
@@ -117,6 +116,10 @@ describe('KyselyLedgerStore on SQLite', () => {
         expect(plan(query)).toContain('USING INDEX ledger_client_id_idx');
         expect(plan(query)).not.toContain('TEMP B-TREE');
       }
+      expect(plan({ target: 'orders_get', beforeId: 5_000, limit: 101 })).toContain(
+        'USING INDEX ledger_target_id_idx',
+      );
+      expect(plan({ target: 'orders_get', limit: 101 })).not.toContain('TEMP B-TREE');
     } finally {
       db.close();
       await kysely.destroy();

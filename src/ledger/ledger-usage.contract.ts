@@ -5,6 +5,7 @@ import { LEDGER_MAX_BATCH_ROWS, LEDGER_PRUNE_CHUNK_ROWS } from './ledger.constan
 import { LedgerWriter } from './ledger.writer';
 import { referenceUsage } from './testing/ledger-usage.reference';
 import { ledgerRow } from './testing/ledger-row.fixture';
+import { startOfUtcMonth } from './usage-windows';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -83,6 +84,13 @@ async function expectUsageOfRows(store: LedgerStore, rows: readonly LedgerRow[],
   expect(await store.usage(now)).toEqual(referenceUsage(rows, now));
   for (const clientId of [...CLIENTS, 'nobody']) {
     expect(await store.usage(now, clientId)).toEqual(referenceUsage(rows, now, clientId));
+    // The monthly budget's question (from a month start, read from the summary), and any other.
+    for (const from of [startOfUtcMonth(now), startOfUtcMonth(now) - 1, now]) {
+      const spend = rows
+        .filter((row) => row.clientId === clientId && row.time >= from)
+        .reduce((sum, row) => sum + row.cost, 0);
+      expect(await store.spendSince(clientId, from)).toBe(spend);
+    }
   }
 }
 

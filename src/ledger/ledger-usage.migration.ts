@@ -7,12 +7,12 @@ type Driver = LedgerConnection['driver'];
 /**
  * 0002: the usage summary (`ledger_usage`, `ledger_daily_calls`) with the
  * triggers that keep it, filled once from the rows already there; and the
- * indexes the admin queries need: (time, client_id) counts this minute's
- * calls per client without reading rows (it replaces the (time) index); on
- * SQLite, (client_id, id) yields a client's rows in page order (its planner
- * would otherwise sort all of them). PostgreSQL pages a client well enough
- * without it (the primary key read backwards, or a top-N sort), so its
- * inserts do not pay for one more index.
+ * ledger's indexes rebuilt for what reads them now, as many as before (each
+ * one costs every insert): (client_id, id) and (target, id) yield a filtered
+ * admin page already in page order instead of sorting all of a client's or
+ * tool's rows; (time, client_id) counts this minute's calls per client
+ * without reading rows, and serves retention. Spend per client, which used
+ * (client_id, time), comes from the summary.
  *
  * All of it commits at once, so no row is counted twice or missed:
  * PostgreSQL runs every migration in a transaction; on SQLite, where Kysely
@@ -37,19 +37,15 @@ export function createUsageSummary(driver: Driver): Migration {
 
 async function build(db: Kysely<unknown>, driver: Driver): Promise<void> {
   const schema = db.schema;
-  if (driver === 'sqlite') {
-    await schema
-      .createIndex('ledger_client_id_idx')
-      .on('ledger')
-      .columns(['client_id', 'id'])
-      .execute();
+  const indexes: Array<[drop: string, create: string, columns: string[]]> = [
+    ['ledger_client_time_idx', 'ledger_client_id_idx', ['client_id', 'id']],
+    ['ledger_target_time_idx', 'ledger_target_id_idx', ['target', 'id']],
+    ['ledger_time_idx', 'ledger_time_client_idx', ['time', 'client_id']],
+  ];
+  for (const [drop, create, columns] of indexes) {
+    await schema.dropIndex(drop).ifExists().execute();
+    await schema.createIndex(create).on('ledger').columns(columns).execute();
   }
-  await schema.dropIndex('ledger_time_idx').ifExists().execute();
-  await schema
-    .createIndex('ledger_time_client_idx')
-    .on('ledger')
-    .columns(['time', 'client_id'])
-    .execute();
 
   // SQLite: the rows live in the primary-key B-tree, one lookup per upsert.
   const clustered = driver === 'sqlite' ? sql`without rowid` : sql``;
