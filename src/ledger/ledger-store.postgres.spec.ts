@@ -102,4 +102,26 @@ if (SERVICES_REQUIRED) {
     const count = await admin.query<{ n: string }>(`select count(*) as n from ${schema}.ledger`);
     expect(count.rows[0].n).toBe('1');
   });
+
+  it('keeps the summary for writers outside the gateway, whatever their search_path', async () => {
+    const schema = await newSchema();
+    const store = storeIn(schema);
+    await store.init();
+    const now = Date.UTC(2026, 2, 14, 12, 30);
+    // `admin` has the default search_path: it names the ledger by schema, as a bulk load would.
+    await admin.query(
+      `insert into ${schema}.ledger (time, request_id, trace_id, client_id, session_id, transport,
+         method, target, outcome, duration_ms, cost)
+       select $1::bigint - g, 'n:' || g, 't', 'bulk', 's', 'stdio', 'tools/call', 'orders_get',
+         'success', 1, 0.5
+       from generate_series(1, 40) as g`,
+      [now],
+    );
+    await admin.query(`delete from ${schema}.ledger where time < $1`, [now - 10]);
+    const [bulk] = await store.usage(now, 'bulk');
+    await store.close();
+
+    expect(bulk).toMatchObject({ callsToday: 10, callsThisMonth: 10, spendThisMonth: 5 });
+    expect(bulk.topTools).toEqual([{ target: 'orders_get', calls: 10 }]);
+  });
 });

@@ -78,7 +78,9 @@ async function build(db: Kysely<unknown>, driver: Driver): Promise<void> {
     .modifyEnd(clustered)
     .execute();
 
-  const { triggers, backfill } = usageSummarySql(driver);
+  const { triggers, backfill } = usageSummarySql(
+    driver === 'postgres' ? { driver, schema: await postgresSchema(db) } : { driver },
+  );
   // Triggers first: on PostgreSQL, creating one locks out writers until this transaction ends.
   for (const statement of [...triggers, ...backfill]) await sql.raw(statement).execute(db);
 }
@@ -90,4 +92,14 @@ async function sqliteHasTable(db: Kysely<unknown>, name: string): Promise<boolea
     db,
   );
   return Number(rows[0]?.found ?? 0) > 0;
+}
+
+/** The schema the ledger was just created in, as a quoted identifier. */
+async function postgresSchema(db: Kysely<unknown>): Promise<string> {
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(
+    db,
+  );
+  const schema = rows[0]?.schema;
+  if (!schema) throw new Error('ledger: the PostgreSQL search_path names no existing schema');
+  return `"${schema.replaceAll('"', '""')}"`;
 }

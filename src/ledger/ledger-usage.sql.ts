@@ -1,5 +1,3 @@
-import { LedgerConnection } from './ledger-connection';
-
 /**
  * The statements that create and fill the usage summary for one engine:
  * triggers that keep it in step with every insert and delete on `ledger`
@@ -62,54 +60,57 @@ const SQLITE: UsageSummarySql = {
  * PostgreSQL runs one trigger per statement over its transition table: a
  * batch of rows costs one grouped upsert. Keys are locked in sorted order,
  * so that replicas writing (or pruning) at once cannot deadlock. The
- * functions keep the search_path they were created with, so that a session
- * with another search_path still finds the summary next to its ledger.
+ * functions name the summary tables with the ledger's schema, so that a
+ * session with another search_path still finds them (pinning the function's
+ * search_path instead costs more than the upserts: it is reset on every call).
  */
-const POSTGRES: UsageSummarySql = {
-  triggers: [
-    `create function ledger_usage_on_insert() returns trigger language plpgsql
-      set search_path from current as $$
+const postgres = (schema: string): UsageSummarySql => {
+  const usage = `${schema}.ledger_usage`;
+  const daily = `${schema}.ledger_daily_calls`;
+  return {
+    triggers: [
+      `create function ledger_usage_on_insert() returns trigger language plpgsql as $$
     begin
-      insert into ledger_usage as u (${KEY_COLUMNS}, calls, spend)
+      insert into ${usage} as u (${KEY_COLUMNS}, calls, spend)
         select ${keyOf('', postgresMonth)}, count(*), sum(cost)
         from inserted group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4, 5, 6
         on conflict (${KEY_COLUMNS})
         do update set calls = u.calls + excluded.calls, spend = u.spend + excluded.spend;
-      insert into ledger_daily_calls as d (day, client_id, calls)
+      insert into ${daily} as d (day, client_id, calls)
         select ${dayOf('time')}, client_id, count(*)
         from inserted group by 1, 2 order by 1, 2
         on conflict (day, client_id) do update set calls = d.calls + excluded.calls;
       return null;
     end $$`,
-    `create function ledger_usage_on_delete() returns trigger language plpgsql
-      set search_path from current as $$
+      `create function ledger_usage_on_delete() returns trigger language plpgsql as $$
     begin
-      perform 1 from ledger_usage u
+      perform 1 from ${usage} u
         join (select distinct ${keyOf('', postgresMonth)} from removed) as g (${KEY_COLUMNS})
         using (${KEY_COLUMNS})
         order by ${KEY_COLUMNS} for update of u;
-      update ledger_usage u set calls = u.calls - g.calls, spend = u.spend - g.spend
+      update ${usage} u set calls = u.calls - g.calls, spend = u.spend - g.spend
         from (select ${keyOf('', postgresMonth)}, count(*), sum(cost) from removed
               group by 1, 2, 3, 4, 5, 6) as g (${KEY_COLUMNS}, calls, spend)
         where (${qualified('u')}) = (${qualified('g')});
-      perform 1 from ledger_daily_calls d
+      perform 1 from ${daily} d
         join (select distinct ${dayOf('time')}, client_id from removed) as g (day, client_id)
         using (day, client_id)
         order by day, client_id for update of d;
-      update ledger_daily_calls d set calls = d.calls - g.calls
+      update ${daily} d set calls = d.calls - g.calls
         from (select ${dayOf('time')}, client_id, count(*) from removed group by 1, 2)
           as g (day, client_id, calls)
         where (d.day, d.client_id) = (g.day, g.client_id);
       return null;
     end $$`,
-    `create trigger ledger_usage_on_insert after insert on ledger
+      `create trigger ledger_usage_on_insert after insert on ledger
       referencing new table as inserted
       for each statement execute function ledger_usage_on_insert()`,
-    `create trigger ledger_usage_on_delete after delete on ledger
+      `create trigger ledger_usage_on_delete after delete on ledger
       referencing old table as removed
       for each statement execute function ledger_usage_on_delete()`,
-  ],
-  backfill: backfill(postgresMonth),
+    ],
+    backfill: backfill(postgresMonth),
+  };
 };
 
 function backfill(month: (time: string) => string): string[] {
@@ -121,6 +122,9 @@ function backfill(month: (time: string) => string): string[] {
   ];
 }
 
-export function usageSummarySql(driver: LedgerConnection['driver']): UsageSummarySql {
-  return driver === 'postgres' ? POSTGRES : SQLITE;
+/** The statements for a SQLite ledger, or a PostgreSQL one in `schema` (a quoted identifier). */
+export function usageSummarySql(
+  connection: { driver: 'sqlite' } | { driver: 'postgres'; schema: string },
+): UsageSummarySql {
+  return connection.driver === 'postgres' ? postgres(connection.schema) : SQLITE;
 }
