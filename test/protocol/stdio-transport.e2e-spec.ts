@@ -203,6 +203,16 @@ describe('stdio transport: one session with good and bad input', () => {
     // fixture/notify's progress notifications ride stdout as messages too.
     expect(gateway.messages.filter((m) => m.method === 'notifications/progress')).toHaveLength(2);
 
+    const plain = gateway.messages.find((m) => m.id === 'plain');
+    const incidentId = ((plain?.error as Json).data as Json).incident_id;
+    expect(incidentId).toEqual(expect.any(String));
+    // Log lines are written asynchronously: one may land just after the answer it explains.
+    await waitUntil(
+      () => gateway.stderr.includes(String(incidentId)),
+      5_000,
+      () => `no log line with incident ${String(incidentId)}`,
+    );
+
     const stderrLines = gateway.stderr.split('\n').filter((line) => line.trim() !== '');
     const logs = stderrLines.map((line) => {
       try {
@@ -218,9 +228,6 @@ describe('stdio transport: one session with good and bad input', () => {
     }
     // Debug level is on (pino: 20), and the unexpected error was logged with its incident id.
     expect(logs.some((log) => log.level === 20)).toBe(true);
-    const plain = gateway.messages.find((m) => m.id === 'plain');
-    const incidentId = ((plain?.error as Json).data as Json).incident_id;
-    expect(incidentId).toEqual(expect.any(String));
     // The detail the client never saw is in the log, under the same incident id.
     expect(logs).toContainEqual(
       expect.objectContaining({

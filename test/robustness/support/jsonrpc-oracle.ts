@@ -176,15 +176,13 @@ export function classifyElement(value: unknown): ElementClass {
 
 /**
  * MCP InitializeRequest params as the gateway documents them: protocolVersion
- * a non-empty string, capabilities an object when given, clientInfo an
+ * a non-empty string, capabilities an object when given (null is not), clientInfo an
  * Implementation object with a non-empty name and a version string.
  */
 export function initializeParamsValid(params: Json | undefined): boolean {
   const p = params ?? {};
   if (typeof p.protocolVersion !== 'string' || p.protocolVersion.length === 0) return false;
-  if (p.capabilities !== undefined && p.capabilities !== null && !isPlainObject(p.capabilities)) {
-    return false;
-  }
+  if (p.capabilities !== undefined && !isPlainObject(p.capabilities)) return false;
   const info = p.clientInfo;
   return (
     isPlainObject(info) &&
@@ -301,11 +299,12 @@ export function expectHttp(
   const answers = frame.values
     .map((value) => expectedAnswer(classifyElement(value), session, true))
     .filter((a): a is Answer => a !== undefined);
-  // Nothing in it asks for an answer: acknowledged with 202, whatever the revision.
-  if (answers.length === 0) return { status: 202, reply: { kind: 'none' }, opensSession: false };
+  // A revision without batches refuses any batch, notifications-only too (as over stdio).
   if (!session.batching) {
     return { status: 200, reply: { kind: 'single', answer: NOT_BATCHING }, opensSession: false };
   }
+  // Nothing in it asks for an answer: acknowledged with 202.
+  if (answers.length === 0) return { status: 202, reply: { kind: 'none' }, opensSession: false };
   return { status: 200, reply: { kind: 'batch', answers }, opensSession: false };
 }
 
