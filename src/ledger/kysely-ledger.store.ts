@@ -17,7 +17,8 @@ const MIGRATION_ATTEMPTS = 5;
 /**
  * The ledger over Kysely: one query layer for SQLite (embedded) and
  * PostgreSQL (scale-out). Each append is a single multi-row INSERT, which
- * both engines commit atomically as one implicit transaction.
+ * both engines commit atomically as one implicit transaction, together with
+ * what its triggers add to the usage summary that usage() and spendSince() read.
  */
 export class KyselyLedgerStore implements LedgerStore {
   private readonly db: Kysely<LedgerDatabase>;

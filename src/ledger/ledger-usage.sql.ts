@@ -61,8 +61,8 @@ const SQLITE: UsageSummarySql = {
  * batch of rows costs one grouped upsert. Keys are locked in sorted order,
  * so that replicas writing (or pruning) at once cannot deadlock. The
  * functions name the summary tables with the ledger's schema, so that a
- * session with another search_path still finds them (pinning the function's
- * search_path instead costs more than the upserts: it is reset on every call).
+ * session with another search_path (a bulk load naming `schema.ledger`)
+ * still finds them, and no call has to switch search_path.
  */
 const postgres = (schema: string): UsageSummarySql => {
   const usage = `${schema}.ledger_usage`;
