@@ -222,6 +222,13 @@ describe.each<TransportName>(['http', 'stdio'])('governance over %s', (transport
       expect(reply.headers['x-ratelimit-remaining']).toBe('0');
       expect(reply.headers['retry-after']).toBe(String(data.retry_after));
     }
+    if (main.baseUrl !== undefined) {
+      // Denials by a guard count in the request metrics like any other outcome.
+      const metrics = await (await fetch(`${main.baseUrl}/metrics`)).text();
+      expect(metrics).toMatch(
+        /^mcp_requests_total\{method="tools\/call",outcome="denied"\} [1-9]/m,
+      );
+    }
 
     const other = await call(beta, 'gov_free');
     expectResult(other);
