@@ -88,7 +88,8 @@ export async function queryUsage(
   return [...usage.values()].sort((a, b) => a.clientId.localeCompare(b.clientId));
 }
 
-function emptyUsage(clientId: string): ClientUsage {
+/** A client's usage before any call is counted. */
+export function emptyUsage(clientId: string): ClientUsage {
   return {
     clientId,
     callsThisMinute: 0,

@@ -1,8 +1,6 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
-
-/** The record type is not exported by the package's index; its shape is the method's result. */
-type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+import { ThrottlerStorageRecord, wholeSeconds } from './throttler-record';
 
 interface WindowCounter {
   hits: number;
@@ -89,7 +87,7 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationSh
     }
     return {
       totalHits: counter.hits,
-      timeToExpire: seconds(windowLeft),
+      timeToExpire: wholeSeconds(windowLeft),
       isBlocked: false,
       timeToBlockExpire: 0,
     };
@@ -99,13 +97,8 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationSh
 function blocked(totalHits: number, msLeft: number): ThrottlerStorageRecord {
   return {
     totalHits,
-    timeToExpire: seconds(msLeft),
+    timeToExpire: wholeSeconds(msLeft),
     isBlocked: true,
-    timeToBlockExpire: seconds(msLeft),
+    timeToBlockExpire: wholeSeconds(msLeft),
   };
-}
-
-/** Whole seconds, rounded up, as both other stores report them. */
-function seconds(ms: number): number {
-  return Math.ceil(ms / 1000);
 }

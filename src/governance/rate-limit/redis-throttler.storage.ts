@@ -1,8 +1,6 @@
 import { ThrottlerStorage } from '@nestjs/throttler';
 import Redis from 'ioredis';
-
-/** The record type is not exported by the package's index; its shape is the method's result. */
-type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+import { ThrottlerStorageRecord, wholeSeconds } from './throttler-record';
 
 /*
  * One atomic step per hit: the whole decision runs inside Redis, so any
@@ -87,14 +85,9 @@ export class RedisThrottlerStorage implements ThrottlerStorage {
     );
     return {
       totalHits,
-      timeToExpire: seconds(windowMs),
+      timeToExpire: wholeSeconds(windowMs),
       isBlocked: blocked === 1,
-      timeToBlockExpire: blocked === 1 ? seconds(blockMs) : 0,
+      timeToBlockExpire: blocked === 1 ? wholeSeconds(blockMs) : 0,
     };
   }
-}
-
-/** The in-process store reports whole seconds, rounded up; so does this one. */
-function seconds(ms: number): number {
-  return Math.ceil(ms / 1000);
 }

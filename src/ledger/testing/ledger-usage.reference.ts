@@ -1,6 +1,6 @@
 import { LedgerRow } from '../ledger-row';
 import { ClientUsage } from '../ledger-store';
-import { TOP_TOOLS_LIMIT } from '../ledger-usage.query';
+import { emptyUsage, TOP_TOOLS_LIMIT } from '../ledger-usage.query';
 import { usageWindows } from '../usage-windows';
 
 /**
@@ -17,15 +17,7 @@ export function referenceUsage(
   const usage = new Map<string, ClientUsage>();
   const tools = new Map<string, Map<string, number>>();
   const entry = (id: string): ClientUsage => {
-    const found = usage.get(id) ?? {
-      clientId: id,
-      callsThisMinute: 0,
-      callsToday: 0,
-      callsThisMonth: 0,
-      spendThisMonth: 0,
-      denialsByReason: {},
-      topTools: [],
-    };
+    const found = usage.get(id) ?? emptyUsage(id);
     usage.set(id, found);
     return found;
   };
