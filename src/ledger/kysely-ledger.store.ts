@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { Kysely, Migrator, sql } from 'kysely';
 import { setTimeout as delay, setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { LedgerRow, StoredLedgerRow } from './ledger-row';
@@ -11,6 +12,7 @@ import { ledgerPageQuery } from './ledger-page.query';
 import { LedgerDatabase } from './ledger.schema';
 import { querySpendSince } from './ledger-spend.query';
 import { queryUsage } from './ledger-usage.query';
+import { SqliteRowAppender } from './sqlite-row-appender';
 
 const MIGRATION_ATTEMPTS = 5;
 
@@ -19,13 +21,18 @@ const MIGRATION_ATTEMPTS = 5;
  * PostgreSQL (scale-out). Each append is a single multi-row INSERT, which
  * both engines commit atomically as one implicit transaction, together with
  * what its triggers add to the usage summary that usage() and spendSince() read.
+ * On SQLite, appends skip Kysely for a prepared statement (sqlite-row-appender.ts).
  */
 export class KyselyLedgerStore implements LedgerStore {
   private readonly db: Kysely<LedgerDatabase>;
+  private sqlite?: Database.Database;
+  private sqliteAppender?: SqliteRowAppender;
   private closed = false;
 
   constructor(private readonly connection: LedgerConnection) {
-    this.db = new Kysely<LedgerDatabase>({ dialect: createLedgerDialect(connection) });
+    this.db = new Kysely<LedgerDatabase>({
+      dialect: createLedgerDialect(connection, (db) => (this.sqlite = db)),
+    });
   }
 
   get driver(): LedgerConnection['driver'] {
@@ -41,7 +48,11 @@ export class KyselyLedgerStore implements LedgerStore {
     });
     for (let attempt = 1; ; attempt++) {
       const { error } = await migrator.migrateToLatest();
-      if (error === undefined) return;
+      if (error === undefined) {
+        // Kysely opened the SQLite database for the migrations; the ledger table now exists.
+        if (this.sqlite) this.sqliteAppender = new SqliteRowAppender(this.sqlite);
+        return;
+      }
       // Two processes migrating one SQLite file at once (Kysely takes no lock there): the
       // loser's upgrade to a write lock fails, or it records a migration the winner just
       // recorded. Migrations do nothing when their work is already done, so run them again.
@@ -55,6 +66,11 @@ export class KyselyLedgerStore implements LedgerStore {
 
   async append(rows: readonly LedgerRow[]): Promise<void> {
     if (rows.length === 0) return;
+    if (this.sqliteAppender) {
+      if (this.closed) throw new Error('ledger store is closed');
+      this.sqliteAppender.append(rows);
+      return;
+    }
     await this.db.insertInto('ledger').values(rows.map(toColumns)).execute();
   }
 

@@ -11,13 +11,25 @@ const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 const SQLITE_WAL_CHECKPOINT_PAGES = 4_000;
 const POSTGRES_POOL_SIZE = 10;
 
-/** One query layer, two engines: the Kysely dialect for a ledger connection. */
-export function createLedgerDialect(connection: LedgerConnection): Dialect {
-  return connection.driver === 'sqlite'
-    ? new SqliteDialect({
-        database: () => Promise.resolve(cachingStatements(openSqlite(connection.path))),
-      })
-    : new PostgresDialect({ pool: () => Promise.resolve(openPool(connection)) });
+/**
+ * One query layer, two engines: the Kysely dialect for a ledger connection.
+ * `onSqliteOpen` receives the SQLite database once Kysely opens it (the
+ * store's append path writes to it directly).
+ */
+export function createLedgerDialect(
+  connection: LedgerConnection,
+  onSqliteOpen?: (db: Database.Database) => void,
+): Dialect {
+  if (connection.driver === 'postgres') {
+    return new PostgresDialect({ pool: () => Promise.resolve(openPool(connection)) });
+  }
+  return new SqliteDialect({
+    database: () => {
+      const db = openSqlite(connection.path);
+      onSqliteOpen?.(db);
+      return Promise.resolve(cachingStatements(db));
+    },
+  });
 }
 
 function openSqlite(path: string): Database.Database {
