@@ -17,9 +17,12 @@ export class GovernanceDecisions {
 
   allow(call: GovernedCall, remaining: RemainingQuota, reason = 'within_quota'): void {
     this.metrics.decision('allow', reason);
+    // Written flat (no spread of describe()): one line per allowed call is on the hot path.
     this.logger.log({
       msg: 'governance decision',
-      ...describe(call),
+      client: call.clientId,
+      method: call.context.method,
+      target: call.target,
       decision: 'allow',
       reason,
       remaining,

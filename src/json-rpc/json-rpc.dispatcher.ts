@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
 import { RequestCancelledError } from '../errors/request-cancelled.error';
-import { untilAborted } from '../common/until-aborted';
+import { RequestAbort } from '../common/request-abort';
 import { McpMetrics } from '../observability/mcp.metrics';
 import { outcomeOfCode } from '../observability/outcome';
 import { isAtOrAbove, LoggingLevel } from '../session/logging-level';
@@ -153,9 +153,9 @@ export class JsonRpcDispatcher {
     inbound: InboundContext,
   ): Promise<JsonRpcResponse | undefined> {
     const startedAt = Date.now();
-    const controller = inbound.session.beginRequest(request.id);
-    const context = this.createContext(request, inbound, controller.signal);
-    const answer = await this.run(entry, request, context, controller.signal);
+    const abort = inbound.session.beginRequest(request.id);
+    const context = this.createContext(request, inbound, abort);
+    const answer = await this.run(entry, request, context);
     if (!entry.options.audited) return answer;
     // Serialized now, so the ledger records what the client gets (and its size).
     const prepared = answer === undefined ? undefined : prepareResponse(answer);
@@ -182,10 +182,9 @@ export class JsonRpcDispatcher {
     entry: McpMethodEntry,
     request: JsonRpcRequest,
     context: McpRequestContext,
-    signal: AbortSignal,
   ): Promise<JsonRpcResponse | undefined> {
     const started = performance.now();
-    const response = await this.runPipeline(entry, request, context, signal);
+    const response = await this.runPipeline(entry, request, context);
     // A request the client cancelled got no answer; it is not an outcome of the method.
     if (response !== undefined) {
       this.metrics.recordRequest(
@@ -201,11 +200,10 @@ export class JsonRpcDispatcher {
     entry: McpMethodEntry,
     request: JsonRpcRequest,
     context: McpRequestContext,
-    signal: AbortSignal,
   ): Promise<JsonRpcResponse | undefined> {
     try {
       // An abort answers at once even if the handler ignores its signal.
-      const result = await untilAborted(entry.invoke(request.params ?? {}, context), signal);
+      const result = await context.abort.race(entry.invoke(request.params ?? {}, context));
       if (result instanceof RpcErrorReply) {
         return failure(request.id, result.error.code, result.error.message, result.error.data);
       }
@@ -229,7 +227,7 @@ export class JsonRpcDispatcher {
       this.logger.debug({ msg: 'notification ignored', method: notification.method });
       return;
     }
-    const context = this.createContext(notification, inbound, new AbortController().signal);
+    const context = this.createContext(notification, inbound, new RequestAbort());
     const result = await entry
       .invoke(notification.params ?? {}, context)
       .catch((err: unknown) => err);
@@ -250,7 +248,7 @@ export class JsonRpcDispatcher {
   private createContext(
     message: JsonRpcRequest | JsonRpcNotification,
     inbound: InboundContext,
-    signal: AbortSignal,
+    abort: RequestAbort,
   ): McpRequestContext {
     const { session, sink } = inbound;
     const meta = readMeta(message.params);
@@ -260,14 +258,17 @@ export class JsonRpcDispatcher {
       session,
       clientId: session.clientId,
       transport: session.transport,
-      signal,
+      abort,
+      get signal() {
+        return abort.signal;
+      },
       meta,
       call: {},
       responseHeaders: inbound.responseHeaders ?? {},
       traceId: typeof meta.traceId === 'string' ? meta.traceId : randomUUID(),
       notify: (method: string, params?: JsonRpcParams) => session.notify(method, params, sink),
       request: (method: string, params?: JsonRpcParams, timeoutMs = SERVER_REQUEST_TIMEOUT_MS) =>
-        session.request(method, params, { via: sink, signal, timeoutMs }),
+        session.request(method, params, { via: sink, signal: abort.signal, timeoutMs }),
       log: (level: LoggingLevel, data: unknown, logger?: string) => {
         if (!isAtOrAbove(level, session.logLevel ?? DEFAULT_LOG_THRESHOLD)) return false;
         const params: JsonRpcParams =

@@ -1,3 +1,4 @@
+import { RequestAbort } from '../common/request-abort';
 import { JsonRpcId, JsonRpcParams } from './json-rpc.types';
 import { LoggingLevel } from '../session/logging-level';
 import { McpSession } from '../session/mcp-session';
@@ -27,8 +28,10 @@ export interface McpRequestContext {
   readonly session: McpSession;
   readonly clientId: string;
   readonly transport: McpSession['transport'];
-  /** Fires on notifications/cancelled, timeout, or session end. */
+  /** Fires on notifications/cancelled, timeout, or session end (made on first use). */
   readonly signal: AbortSignal;
+  /** The request's cancellation itself: the gateway waits on it with race(), a deadline aborts it. */
+  readonly abort: RequestAbort;
   /** `params._meta` as the client sent it (progressToken lives here). */
   readonly meta: Record<string, unknown>;
   /** Filled in while the call runs; the ledger and metrics read it afterwards. */

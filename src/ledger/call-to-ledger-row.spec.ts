@@ -1,3 +1,4 @@
+import { RequestAbort } from '../common/request-abort';
 import { CompletedCall } from '../json-rpc/call-observers';
 import { JsonRpcId, JsonRpcParams, JsonRpcResponse } from '../json-rpc/json-rpc.types';
 import { CallRecord, McpRequestContext } from '../json-rpc/mcp-request-context';
@@ -15,13 +16,15 @@ function completed(
   call: CallRecord = {},
   id: JsonRpcId = 5,
 ): CompletedCall {
+  const abort = new RequestAbort();
   const context: McpRequestContext = {
     method,
     requestId: id,
     session,
     clientId: session.clientId,
     transport: session.transport,
-    signal: new AbortController().signal,
+    abort,
+    signal: abort.signal,
     meta: {},
     call,
     responseHeaders: {},

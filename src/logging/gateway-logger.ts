@@ -10,6 +10,7 @@ type Level = 'debug' | 'info' | 'warn' | 'error' | 'trace';
  */
 export class GatewayLogger implements LoggerService {
   private readonly pino: Pino;
+  private readonly children = new Map<string, Pino>();
 
   constructor(
     config: Pick<LoggingConfig, 'level' | 'format'>,
@@ -47,21 +48,36 @@ export class GatewayLogger implements LoggerService {
   /** Nest passes the context (a class name) as the last string argument. */
   private write(level: Level, message: unknown, rest: unknown[]): void {
     if (!this.pino.isLevelEnabled(level)) return;
-    const context =
-      typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
-    const extra = rest.filter(
-      (value, index) => !(index === rest.length - 1 && typeof value === 'string'),
-    );
-    const fields: Record<string, unknown> = context ? { context } : {};
-    if (extra.length > 0) fields.details = extra;
+    const last = rest.length - 1;
+    const tail = rest[last];
+    const context = typeof tail === 'string' ? tail : undefined;
+    const logger = context === undefined ? this.pino : this.childFor(context);
+    const extra = context === undefined ? rest : rest.slice(0, last);
+    const fields: Record<string, unknown> = extra.length > 0 ? { details: extra } : {};
     if (message instanceof Error) {
-      this.pino[level]({ ...fields, err: message }, message.message);
+      logger[level]({ ...fields, err: message }, message.message);
     } else if (typeof message === 'object' && message !== null) {
-      const { msg, ...data } = message as Record<string, unknown>;
-      this.pino[level]({ ...fields, ...data }, typeof msg === 'string' ? msg : '');
+      const record = message as Record<string, unknown>;
+      if (extra.length === 0 && typeof record.msg === 'string') {
+        // The common line (an object with its msg): pino serializes it as it is, no copy.
+        logger[level](record);
+        return;
+      }
+      const { msg, ...data } = record;
+      logger[level]({ ...fields, ...data }, typeof msg === 'string' ? msg : '');
     } else {
-      this.pino[level](fields, String(message));
+      logger[level](fields, String(message));
     }
+  }
+
+  /** Children carry their context pre-serialized; one per context (a class name), made once. */
+  private childFor(context: string): Pino {
+    let child = this.children.get(context);
+    if (!child) {
+      child = this.pino.child({ context });
+      this.children.set(context, child);
+    }
+    return child;
   }
 }
 

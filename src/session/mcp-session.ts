@@ -1,3 +1,4 @@
+import { RequestAbort } from '../common/request-abort';
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
@@ -43,7 +44,7 @@ export class McpSession {
   /** Settles when the last initialize request has been answered. */
   handshake: Promise<void> = Promise.resolve();
 
-  private readonly inflight = new Map<string, AbortController>();
+  private readonly inflight = new Map<string, RequestAbort>();
   private readonly pending = new Map<JsonRpcId, PendingOutbound>();
   private readonly closeListeners: Array<() => void> = [];
   private standalone?: MessageSink;
@@ -79,10 +80,10 @@ export class McpSession {
   }
 
   /** Registers a request so that notifications/cancelled can abort it. */
-  beginRequest(id: JsonRpcId): AbortController {
-    const controller = new AbortController();
-    this.inflight.set(requestKey(id), controller);
-    return controller;
+  beginRequest(id: JsonRpcId): RequestAbort {
+    const abort = new RequestAbort();
+    this.inflight.set(requestKey(id), abort);
+    return abort;
   }
 
   endRequest(id: JsonRpcId): void {
@@ -90,16 +91,16 @@ export class McpSession {
   }
 
   cancelRequest(id: JsonRpcId, reason: string): boolean {
-    const controller = this.inflight.get(requestKey(id));
-    if (!controller) return false;
-    controller.abort(new RequestCancelledError(reason));
+    const abort = this.inflight.get(requestKey(id));
+    if (!abort) return false;
+    abort.abort(new RequestCancelledError(reason));
     return true;
   }
 
   /** Aborts every in-flight request with an error they answer with (shutdown, not cancellation). */
   abortInflight(reason: string): void {
-    for (const controller of this.inflight.values()) {
-      controller.abort(new GatewayError(ErrorCode.InternalError, reason, { retryable: true }));
+    for (const abort of this.inflight.values()) {
+      abort.abort(new GatewayError(ErrorCode.InternalError, reason, { retryable: true }));
     }
   }
 

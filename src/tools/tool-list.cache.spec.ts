@@ -1,3 +1,4 @@
+import { RequestAbort } from '../common/request-abort';
 import fc from 'fast-check';
 import { loadGatewayConfig } from '../config/config.loader';
 import { GatewayConfig } from '../config/gateway-config';
@@ -42,13 +43,15 @@ function tool(
 /** A complete request context for tools/list (it only reads clientId, but nothing is left out). */
 function listContext(): McpRequestContext {
   const session = new McpSession('stdio', 'property-client');
+  const abort = new RequestAbort();
   return {
     method: 'tools/list',
     requestId: 1,
     session,
     clientId: session.clientId,
     transport: session.transport,
-    signal: new AbortController().signal,
+    abort,
+    signal: abort.signal,
     meta: {},
     call: {},
     responseHeaders: {},

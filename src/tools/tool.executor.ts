@@ -4,7 +4,7 @@ import { GATEWAY_CONFIG } from '../config/config.constants';
 import { GatewayConfig } from '../config/gateway-config';
 import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
-import { untilAborted } from '../common/until-aborted';
+import { RequestAbort } from '../common/request-abort';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
 import { ToolResult } from './content';
 import { HandlerContext } from './handler-context';
@@ -28,15 +28,12 @@ export class ToolExecutor {
 
   async execute(tool: RegisteredTool, args: unknown, rpc: McpRequestContext): Promise<ToolResult> {
     const timeoutSeconds = tool.options.timeoutSeconds ?? this.config.tools.default_timeout_seconds;
-    // One controller for the call, aborted by the request's signal or the deadline
-    // (cheaper per call than a second controller joined with AbortSignal.any).
-    const call = new AbortController();
-    const cancelled = () => call.abort(rpc.signal.reason);
-    if (rpc.signal.aborted) cancelled();
-    else rpc.signal.addEventListener('abort', cancelled, { once: true });
+    // The deadline aborts the request itself: its answer is the timeout error, and the
+    // handler's signal (the request's) fires as it would on notifications/cancelled.
+    const { abort } = rpc;
     const timer = setTimeout(
       () =>
-        call.abort(
+        abort.abort(
           new GatewayError(
             ErrorCode.Timeout,
             `Tool ${tool.name} timed out after ${timeoutSeconds} s`,
@@ -47,21 +44,16 @@ export class ToolExecutor {
         ),
       timeoutSeconds * 1000,
     );
-    const signal = call.signal;
     rpc.call.executed = true;
     const progress = new ProgressReporter(rpc, progressTokenOf(rpc));
     progress.startHeartbeat(this.config.tools.progress_interval_seconds * 1000, Date.now());
     try {
-      const value = await untilAborted(
-        tool.execute(args, this.handlerContext(tool, rpc, signal, progress)),
-        signal,
-      );
+      const value = await abort.race(tool.execute(args, this.handlerContext(tool, rpc, progress)));
       return this.results.toResult(tool, value);
     } catch (err) {
-      throw this.toGatewayError(tool, err, signal);
+      throw this.toGatewayError(tool, err, abort);
     } finally {
       clearTimeout(timer);
-      rpc.signal.removeEventListener('abort', cancelled);
       progress.stop();
     }
   }
@@ -69,7 +61,6 @@ export class ToolExecutor {
   private handlerContext(
     tool: RegisteredTool,
     rpc: McpRequestContext,
-    signal: AbortSignal,
     progress: ProgressReporter,
   ): HandlerContext {
     const capabilities = rpc.session.clientCapabilities;
@@ -98,7 +89,10 @@ export class ToolExecutor {
       requestId: rpc.requestId,
       sessionId: rpc.session.id,
       traceId: rpc.traceId,
-      signal,
+      // A getter: the AbortSignal is made only for handlers that use it.
+      get signal() {
+        return rpc.signal;
+      },
       progress: (done, total, message) => progress.report(done, total, message),
       log: (level, data) => void rpc.log(level, data, tool.name),
       reportCost: (amount) => {
@@ -111,8 +105,8 @@ export class ToolExecutor {
   }
 
   /** Timeouts and cancellations win over whatever the handler threw while stopping. */
-  private toGatewayError(tool: RegisteredTool, err: unknown, signal: AbortSignal): unknown {
-    if (signal.aborted) return signal.reason;
+  private toGatewayError(tool: RegisteredTool, err: unknown, abort: RequestAbort): unknown {
+    if (abort.aborted) return abort.reason;
     if (err instanceof GatewayError) return err;
     const incidentId = randomUUID();
     const error = err instanceof Error ? err : new Error(String(err));

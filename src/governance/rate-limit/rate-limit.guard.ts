@@ -5,6 +5,7 @@ import {
   InjectThrottlerStorage,
   ThrottlerGuard,
   ThrottlerModuleOptions,
+  ThrottlerOptions,
   ThrottlerRequest,
   ThrottlerStorage,
 } from '@nestjs/throttler';
@@ -37,6 +38,11 @@ interface Counter {
  * from the client's quota, and a tool may have its own, stricter window
  * (`tool_limits`, the handler's `rateLimits`). Counters live in the
  * ThrottlerStorage: in-process, or Redis for one limit across replicas.
+ *
+ * The library's own canActivate is not used: per call and throttler it reads
+ * six route/class decorators (@Throttle, @SkipThrottle and kin) through
+ * reflect-metadata, which cost more than the count itself, and MCP handlers
+ * never carry them (a tool declares its limits with `rateLimits`).
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
@@ -58,7 +64,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     const call = governedCallOf(context);
     if (!call || !this.rules.enabled) return true;
     try {
-      await super.canActivate(context);
+      await this.countCall(context);
     } catch (err) {
       if (err instanceof GatewayError) throw err;
       this.failures.handle(call, 'rate_limit', err);
@@ -67,6 +73,24 @@ export class RateLimitGuard extends ThrottlerGuard {
     this.writeHeaders(call, this.state.tightestWindow(call.context));
     this.decisions.allow(call, this.state.remaining(call.context));
     return true;
+  }
+
+  /** Each throttler in turn (minute, then day), with its limits as they stand for this client now. */
+  private async countCall(context: ExecutionContext): Promise<void> {
+    for (const throttler of this.throttlers) {
+      if (throttler.skipIf?.(context)) continue;
+      const ttl = resolvedNumber(throttler, 'ttl', context);
+      await this.handleRequest({
+        context,
+        throttler,
+        limit: resolvedNumber(throttler, 'limit', context),
+        ttl,
+        blockDuration: resolvedNumber(throttler, 'blockDuration', context, ttl),
+        getTracker: throttler.getTracker ?? ((req) => this.getTracker(req)),
+        generateKey:
+          throttler.generateKey ?? ((keyContext, tracker) => this.generateKey(keyContext, tracker)),
+      });
+    }
   }
 
   /** Counts one call in each window that applies (the tool's first), refusing at the first that is full. */
@@ -169,4 +193,26 @@ export class RateLimitGuard extends ThrottlerGuard {
     headers[HEADER_REMAINING] = String(window.remaining);
     headers[HEADER_RESET] = String(window.resetSeconds);
   }
+}
+
+/**
+ * A throttler setting: a number or a synchronous function of the call (the
+ * gateway's throttlers read the client's quota). Anything else is a bug in
+ * the throttler options, reported as such.
+ */
+function resolvedNumber(
+  throttler: ThrottlerOptions,
+  option: 'limit' | 'ttl' | 'blockDuration',
+  context: ExecutionContext,
+  fallback?: number,
+): number {
+  const setting = throttler[option];
+  const value = typeof setting === 'function' ? setting(context) : (setting ?? fallback);
+  if (typeof value !== 'number' || Number.isNaN(value)) {
+    // Also a Promise: the library allows asynchronous settings, this guard does not need them.
+    throw new Error(
+      `Invalid "${option}" for the "${throttler.name ?? 'default'}" throttler: expected a number, got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
 }
