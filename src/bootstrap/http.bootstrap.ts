@@ -1,10 +1,13 @@
 import { INestApplication, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { AddressInfo, Server } from 'node:net';
 import { AppModule, AppModuleOptions } from '../app.module';
 import { GatewayConfig } from '../config/gateway-config';
+import { corsOptions } from '../transport/http/cors-options';
+import { McpFrontDoor } from '../transport/http/mcp-front-door';
 import { OriginMiddleware } from '../transport/http/origin.middleware';
 
 export interface HttpGatewayOptions {
@@ -44,21 +47,13 @@ export async function createHttpGateway(
   // Peer addresses identify clients when no header does; behind a load balancer that is its hop.
   app.set('trust proxy', 'loopback');
   if (config.http.cors.enabled) enableCors(app, config);
+  app.get(McpFrontDoor).install(app.getHttpServer() as EventEmitter);
   app.enableShutdownHooks();
   return app;
 }
 
 function enableCors(app: INestApplication, config: GatewayConfig): void {
-  const origins = app.get(OriginMiddleware);
-  const { cors } = config.http;
-  app.enableCors({
-    origin: (origin: string | undefined, callback: (err: Error | null, allow?: boolean) => void) =>
-      callback(null, origin === undefined || origins.isAllowedOrigin(origin, '')),
-    methods: cors.allowed_methods,
-    allowedHeaders: cors.allowed_headers,
-    exposedHeaders: cors.exposed_headers,
-    maxAge: cors.max_age,
-  });
+  app.enableCors(corsOptions(config, app.get(OriginMiddleware)));
 }
 
 /** Starts listening; resolves with the bound address (port 0 picks a free port). */

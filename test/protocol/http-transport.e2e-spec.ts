@@ -272,6 +272,55 @@ describe('Streamable HTTP', () => {
     });
   });
 
+  describe('front door and Express route', () => {
+    // POST /mcp is served ahead of Express (mcp-front-door.ts); Express's own route still
+    // answers the spellings the front door leaves to it (it matches paths case-insensitively).
+    const via = (path: string, body: unknown, headers: Record<string, string> = {}) => {
+      const req = request(gateway.baseUrl)
+        .post(path)
+        .set('Content-Type', 'application/json')
+        .set('Accept', 'application/json, text/event-stream');
+      for (const [name, value] of Object.entries(headers)) req.set(name, value);
+      return req.send(JSON.stringify(body));
+    };
+
+    it('answer a call alike, with the same headers', async () => {
+      const call = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} };
+      const front = await via('/mcp?probe=1', call, session());
+      const routed = await via('/MCP', call, session());
+      expect(front.status).toBe(200);
+      expect(routed.status).toBe(200);
+      expect(JSON.parse(routed.text)).toEqual(JSON.parse(front.text));
+      for (const res of [front, routed]) {
+        expect(res.headers['content-type']).toMatch(JSON_TYPE);
+        expect(res.headers['x-powered-by']).toBeUndefined();
+      }
+    });
+
+    it('refuse a foreign Origin and an unknown session alike', async () => {
+      for (const path of ['/mcp', '/MCP']) {
+        const foreign = await via(path, initializeBody(), { Origin: 'https://evil.example' });
+        expectHttpError(foreign, 403, /Origin "https:\/\/evil.example" is not allowed/);
+        const unknown = await via(
+          path,
+          { jsonrpc: '2.0', id: 1, method: 'ping' },
+          { 'Mcp-Session-Id': 'no-such-session' },
+        );
+        expectHttpError(unknown, 404, /Session not found/);
+      }
+    });
+
+    it('leave other methods and paths to Express', async () => {
+      const put = await request(gateway.baseUrl)
+        .put('/mcp')
+        .set('Content-Type', 'application/json')
+        .send('{}');
+      expect(put.status).toBe(404);
+      const deeper = await via('/mcp/extra', { jsonrpc: '2.0', id: 1, method: 'ping' }, session());
+      expect(deeper.status).toBe(404);
+    });
+  });
+
   describe('standalone SSE stream', () => {
     const opened: SseConnection[] = [];
     afterEach(async () => {

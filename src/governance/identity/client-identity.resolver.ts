@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Request, Response } from 'express';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { AuthConfig, GatewayConfig } from '../../config/gateway-config';
 import { ErrorCode } from '../../errors/error-code';
@@ -40,7 +40,7 @@ export class ClientIdentityResolver {
   }
 
   /** The caller's client id, or undefined with the refusal (400/401) already written. */
-  identify(req: Request, res: Response): string | undefined {
+  identify(req: IncomingMessage, res: ServerResponse): string | undefined {
     const resolution = this.resolve(req);
     if ('refusal' in resolution) return this.refuse(req, res, resolution.refusal);
     return resolution.clientId;
@@ -51,7 +51,7 @@ export class ClientIdentityResolver {
    * initialize; false with 400/401/403 already written. Without an API key
    * (mode none) a request that names no client rides on the session id alone.
    */
-  checkSessionOwner(req: Request, res: Response, sessionClientId: string): boolean {
+  checkSessionOwner(req: IncomingMessage, res: ServerResponse, sessionClientId: string): boolean {
     if (this.mode === 'none' && req.headers[CLIENT_ID_HEADER] === undefined) return true;
     const clientId = this.identify(req, res);
     if (clientId === undefined) return false;
@@ -64,7 +64,7 @@ export class ClientIdentityResolver {
     return false;
   }
 
-  private resolve(req: Request): Resolution {
+  private resolve(req: IncomingMessage): Resolution {
     if (this.mode === 'none') {
       try {
         return { clientId: resolveHttpClientId(req) };
@@ -88,11 +88,11 @@ export class ClientIdentityResolver {
     };
   }
 
-  private refuse(req: Request, res: Response, refusal: Refusal): undefined {
+  private refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal): undefined {
     this.logger.warn({
       msg: 'request refused',
       status: refusal.status,
-      path: req.path,
+      path: (req.url ?? '').split('?', 1)[0],
       reason: refusal.message,
     });
     if (refusal.status === 401) res.setHeader('WWW-Authenticate', REALM);

@@ -1,14 +1,14 @@
-import { Request } from 'express';
+import { IncomingMessage } from 'node:http';
 
 export const SESSION_HEADER = 'mcp-session-id';
 export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
 export const LAST_EVENT_ID_HEADER = 'last-event-id';
 
-export function headerValue(req: Request, name: string): string | undefined {
+export function headerValue(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function acceptsEventStream(req: Request): boolean {
+export function acceptsEventStream(req: IncomingMessage): boolean {
   return (req.headers.accept ?? '').includes('text/event-stream');
 }

@@ -1,4 +1,4 @@
-import { Response } from 'express';
+import { ServerResponse } from 'node:http';
 import { failure } from '../../json-rpc/json-rpc.responses';
 import { serializeOutbound } from '../../json-rpc/json-rpc.serializer';
 import { JsonRpcMessage } from '../../json-rpc/json-rpc.types';
@@ -10,7 +10,7 @@ import { ErrorCode } from '../../errors/error-code';
  * sniff the body, work a JSON-RPC answer never needs (it is on every call).
  */
 export function sendJson(
-  res: Response,
+  res: ServerResponse,
   status: number,
   body: JsonRpcMessage | JsonRpcMessage[],
 ): void {
@@ -23,7 +23,7 @@ export function sendJson(
 
 /** An HTTP-level refusal that still carries a JSON-RPC error body (clients parse either). */
 export function sendHttpError(
-  res: Response,
+  res: ServerResponse,
   status: number,
   message: string,
   code: number = ErrorCode.InvalidRequest,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Request, Response } from 'express';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { isSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../../json-rpc/protocol-version';
 import { ClientIdentityResolver } from '../../governance/identity/client-identity.resolver';
 import { McpSession, SessionTransport } from '../../session/mcp-session';
@@ -20,7 +20,7 @@ export class HttpSessionLookup {
   ) {}
 
   /** False (and the 400 written) when the version header names an unsupported revision. */
-  checkProtocolVersion(req: Request, res: Response): boolean {
+  checkProtocolVersion(req: IncomingMessage, res: ServerResponse): boolean {
     const version = headerValue(req, PROTOCOL_VERSION_HEADER);
     if (version === undefined || isSupportedVersion(version)) return true;
     sendHttpError(
@@ -36,8 +36,8 @@ export class HttpSessionLookup {
    * request is not from the client the session was opened for, 401/403) already written.
    */
   require(
-    req: Request,
-    res: Response,
+    req: IncomingMessage,
+    res: ServerResponse,
     transport: SessionTransport,
     sessionId = headerValue(req, SESSION_HEADER),
   ): McpSession | undefined {

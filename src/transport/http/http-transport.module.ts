@@ -1,6 +1,8 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { HttpSessionLookup } from './http-session.lookup';
 import { LegacySseController } from './legacy-sse.controller';
+import { McpFrontDoor } from './mcp-front-door';
+import { McpPostHandler } from './mcp-post.handler';
 import { OriginMiddleware } from './origin.middleware';
 import { RawBodyMiddleware } from './raw-body.middleware';
 import { SseHub } from './sse.hub';
@@ -10,7 +12,15 @@ import { StreamableHttpController } from './streamable-http.controller';
 /** MCP over HTTP: Streamable HTTP on /mcp and the legacy HTTP+SSE pair. */
 @Module({
   controllers: [StreamableHttpController, LegacySseController],
-  providers: [HttpSessionLookup, SseHub, SseSessions, OriginMiddleware, RawBodyMiddleware],
+  providers: [
+    HttpSessionLookup,
+    SseHub,
+    SseSessions,
+    OriginMiddleware,
+    RawBodyMiddleware,
+    McpPostHandler,
+    McpFrontDoor,
+  ],
   exports: [SseHub],
 })
 export class HttpTransportModule implements NestModule {

@@ -1,11 +1,11 @@
-import { Response } from 'express';
+import { ServerResponse } from 'node:http';
 
 /**
  * A header bag for InboundContext.responseHeaders that writes straight onto
  * the response while its headers can still change: guards run before a POST
  * may switch to SSE, so their X-RateLimit-* headers reach either form.
  */
-export function liveHeaders(res: Response): Record<string, string> {
+export function liveHeaders(res: ServerResponse): Record<string, string> {
   return new Proxy<Record<string, string>>(
     {},
     {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
-import { NextFunction, Request, Response } from 'express';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
 import { sendHttpError } from './http-reply';
@@ -24,24 +24,31 @@ export class OriginMiddleware implements NestMiddleware {
     this.allowedHosts = new Set(config.http.allowed_hosts.map((h) => h.toLowerCase()));
   }
 
-  use(req: Request, res: Response, next: NextFunction): void {
+  use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+    if (this.admit(req, res)) next();
+  }
+
+  /** True when the request may go on; false with the 403 already written. */
+  admit(req: IncomingMessage, res: ServerResponse): boolean {
     const origin = req.headers.origin;
     const host = (req.headers.host ?? '').toLowerCase();
     if (this.checkHost && !this.isAllowedHost(host)) {
-      return sendHttpError(
+      sendHttpError(
         res,
         403,
         `Forbidden: Host "${host}" is not allowed for a loopback-bound gateway`,
       );
+      return false;
     }
     if (origin !== undefined && !this.isAllowedOrigin(origin, host)) {
-      return sendHttpError(
+      sendHttpError(
         res,
         403,
         `Forbidden: Origin "${origin}" is not allowed (http.cors.allowed_origins)`,
       );
+      return false;
     }
-    next();
+    return true;
   }
 
   isAllowedOrigin(origin: string, host: string): boolean {

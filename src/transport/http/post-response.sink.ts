@@ -1,4 +1,4 @@
-import { Response } from 'express';
+import { ServerResponse } from 'node:http';
 import { JsonRpcMessage, JsonRpcResponse } from '../../json-rpc/json-rpc.types';
 import { McpSession } from '../../session/mcp-session';
 import { MessageSink } from '../../session/message-sink';
@@ -33,7 +33,7 @@ export class PostResponseSink implements MessageSink, ResumablePostStream {
   private finished = false;
 
   constructor(
-    private readonly res: Response,
+    private readonly res: ServerResponse,
     private readonly hub: SseHub,
     private readonly acceptsSse: boolean,
     private readonly session: McpSession,
@@ -71,7 +71,8 @@ export class PostResponseSink implements MessageSink, ResumablePostStream {
     }
     if (this.res.headersSent) return;
     if (result === undefined) {
-      this.res.status(202).end();
+      this.res.statusCode = 202;
+      this.res.end();
       return;
     }
     sendJson(this.res, 200, result);
@@ -114,7 +115,7 @@ export class PostResponseSink implements MessageSink, ResumablePostStream {
 }
 
 /** Headers already set on the response (Mcp-Session-Id) must survive the switch to SSE. */
-function headersOf(res: Response): Record<string, string> {
+function headersOf(res: ServerResponse): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.getHeaders())) {
     if (value !== undefined)

@@ -1,5 +1,6 @@
 import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
-import { NextFunction, Request, Response, raw } from 'express';
+import { raw } from 'express';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
 import { ErrorCode } from '../../errors/error-code';
@@ -8,6 +9,12 @@ import { sendHttpError } from './http-reply';
 interface BodyParserError extends Error {
   type?: string;
   status?: number;
+}
+
+/** The body RawBodyMiddleware read (body-parser leaves it on the request); empty when none was. */
+export function rawBodyOf(req: IncomingMessage): Buffer {
+  const body = (req as IncomingMessage & { body?: unknown }).body;
+  return Buffer.isBuffer(body) ? body : Buffer.alloc(0);
 }
 
 /** How long the rest of a refused body may keep arriving before the connection is cut. */
@@ -25,7 +32,7 @@ export class RawBodyMiddleware implements NestMiddleware {
     this.parse = raw({ type: () => true, limit: config.http.body_limit_bytes });
   }
 
-  use(req: Request, res: Response, next: NextFunction): void {
+  use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     const limit = this.config.http.body_limit_bytes;
     // A declared length over the limit is refused before a byte of the body is read.
     if (Number(req.headers['content-length']) > limit) return this.refuseTooLarge(req, res);
@@ -64,7 +71,7 @@ export class RawBodyMiddleware implements NestMiddleware {
    * rest of the body is read and dropped (never held); a client that goes on
    * sending is cut off after a moment.
    */
-  private refuseTooLarge(req: Request, res: Response): void {
+  private refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
     if (res.headersSent) return;
     if (!req.complete) {
       res.shouldKeepAlive = true;

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { serializeOutbound } from '../../json-rpc/json-rpc.serializer';
-import { Response } from 'express';
+import { ServerResponse } from 'node:http';
 import { JsonRpcMessage } from '../../json-rpc/json-rpc.types';
 import { MessageSink } from '../../session/message-sink';
 
@@ -38,7 +38,7 @@ export class SseStream implements MessageSink {
   private readonly onSocketClose = () => this.close();
 
   constructor(
-    private readonly res: Response,
+    private readonly res: ServerResponse,
     keepAliveMs: number,
     headers: Record<string, string> = {},
   ) {

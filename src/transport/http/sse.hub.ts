@@ -1,5 +1,5 @@
 import { Inject, Injectable, BeforeApplicationShutdown } from '@nestjs/common';
-import { Response } from 'express';
+import { ServerResponse } from 'node:http';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
 import { SseStream } from './sse-stream';
@@ -11,7 +11,7 @@ export class SseHub implements BeforeApplicationShutdown {
 
   constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
 
-  open(res: Response, headers?: Record<string, string>): SseStream {
+  open(res: ServerResponse, headers?: Record<string, string>): SseStream {
     const stream = new SseStream(res, this.config.http.sse.keepalive_seconds * 1000, headers);
     this.streams.add(stream);
     stream.onClose(() => this.streams.delete(stream));

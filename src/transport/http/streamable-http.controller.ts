@@ -1,17 +1,11 @@
 import { Controller, Delete, Get, Post, Query, Req, Res } from '@nestjs/common';
 import { Request, Response } from 'express';
-import { ClientIdentityResolver } from '../../governance/identity/client-identity.resolver';
-import { JsonRpcDispatcher } from '../../json-rpc/json-rpc.dispatcher';
-import { parseFrame } from '../../json-rpc/json-rpc.parser';
-import { allowsBatching } from '../../json-rpc/protocol-version';
-import { InboundEntry, InboundFrame, isFailure } from '../../json-rpc/json-rpc.types';
 import { McpSession } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
 import { acceptsEventStream, headerValue, LAST_EVENT_ID_HEADER } from './http-headers';
-import { sendHttpError, sendJson } from './http-reply';
+import { sendHttpError } from './http-reply';
 import { HttpSessionLookup } from './http-session.lookup';
-import { liveHeaders } from './live-headers';
-import { PostResponseSink } from './post-response.sink';
+import { McpPostHandler } from './mcp-post.handler';
 import { SseHub } from './sse.hub';
 import { parseEventId, SSE_REPLAY_MAX_EVENTS, STANDALONE_STREAM_ID } from './sse-event-log';
 import { SseSessions, StandaloneSseSink, writeRecord } from './sse-sessions';
@@ -24,51 +18,17 @@ import { SseStream } from './sse-stream';
 @Controller('mcp')
 export class StreamableHttpController {
   constructor(
-    private readonly dispatcher: JsonRpcDispatcher,
+    private readonly postHandler: McpPostHandler,
     private readonly sessions: SessionRegistry,
     private readonly lookup: HttpSessionLookup,
     private readonly hub: SseHub,
-    private readonly identity: ClientIdentityResolver,
     private readonly sse: SseSessions,
   ) {}
 
+  /** Reached only without the front door (see mcp-front-door.ts), which serves POST /mcp first. */
   @Post()
-  async post(@Req() req: Request, @Res() res: Response): Promise<void> {
-    if (!this.lookup.checkProtocolVersion(req, res)) return;
-    const frame = parseFrame(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
-    if (frame.kind === 'unparseable') return sendJson(res, 400, frame.response);
-
-    const initializing = isInitialize(frame);
-    const session = initializing
-      ? this.openSession(req, res)
-      : this.lookup.require(req, res, 'streamable-http');
-    if (!session) return;
-    if (initializing) res.setHeader('Mcp-Session-Id', session.id);
-
-    const sink = new PostResponseSink(
-      res,
-      this.hub,
-      acceptsEventStream(req),
-      session,
-      this.sse.of(session),
-    );
-    if (!expectsAnswer(frame, session)) {
-      // Notifications and responses only: acknowledge, then process.
-      sink.finish(undefined);
-      await this.dispatcher.dispatchParsed(frame, { session });
-      return;
-    }
-    const result = await this.dispatcher.dispatchParsed(frame, {
-      session,
-      sink,
-      responseHeaders: liveHeaders(res),
-    });
-    if (initializing && (result === undefined || Array.isArray(result) || isFailure(result))) {
-      // A failed handshake leaves no half-made session behind.
-      res.removeHeader('Mcp-Session-Id');
-      this.sessions.remove(session.id);
-    }
-    sink.finish(result);
+  post(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.postHandler.handle(req, res);
   }
 
   @Get()
@@ -93,12 +53,6 @@ export class StreamableHttpController {
     if (!session) return;
     this.sessions.remove(session.id);
     res.status(200).end();
-  }
-
-  /** The identity is bound to the session here; later requests must present the same one. */
-  private openSession(req: Request, res: Response): McpSession | undefined {
-    const clientId = this.identity.identify(req, res);
-    return clientId === undefined ? undefined : this.sessions.create('streamable-http', clientId);
   }
 
   private openStandaloneStream(req: Request, res: Response, sessionId?: string): void {
@@ -163,24 +117,4 @@ export class StreamableHttpController {
     // A finished POST stream: everything it sent after the cursor was just replayed.
     else stream.close();
   }
-}
-
-function isInitialize(frame: InboundFrame): boolean {
-  return (
-    frame.kind === 'single' &&
-    frame.entry.kind === 'request' &&
-    frame.entry.message.method === 'initialize'
-  );
-}
-
-function needsAnswer(entry: InboundEntry): boolean {
-  return entry.kind === 'request' || entry.kind === 'invalid';
-}
-
-/** A batch where the session's version forbids batches is answered (-32600), as over stdio. */
-function expectsAnswer(frame: InboundFrame, session: McpSession): boolean {
-  if (frame.kind === 'batch') {
-    return !allowsBatching(session.protocolVersion) || frame.entries.some(needsAnswer);
-  }
-  return frame.kind === 'single' && needsAnswer(frame.entry);
 }

@@ -1,0 +1,100 @@
+import { Injectable } from '@nestjs/common';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { ClientIdentityResolver } from '../../governance/identity/client-identity.resolver';
+import { JsonRpcDispatcher } from '../../json-rpc/json-rpc.dispatcher';
+import { parseFrame } from '../../json-rpc/json-rpc.parser';
+import { allowsBatching } from '../../json-rpc/protocol-version';
+import { InboundEntry, InboundFrame, isFailure } from '../../json-rpc/json-rpc.types';
+import { McpSession } from '../../session/mcp-session';
+import { SessionRegistry } from '../../session/session.registry';
+import { acceptsEventStream } from './http-headers';
+import { sendJson } from './http-reply';
+import { HttpSessionLookup } from './http-session.lookup';
+import { liveHeaders } from './live-headers';
+import { PostResponseSink } from './post-response.sink';
+import { rawBodyOf } from './raw-body.middleware';
+import { SseHub } from './sse.hub';
+import { SseSessions } from './sse-sessions';
+
+/**
+ * POST /mcp (Streamable HTTP): one JSON-RPC frame in, its answer out as JSON
+ * or as an SSE stream. Written against Node's own request and response, so
+ * that the front door (mcp-front-door.ts) can serve it without Express, and
+ * the controller route serves it the same way when the front door is absent.
+ * The body has been read by RawBodyMiddleware.
+ */
+@Injectable()
+export class McpPostHandler {
+  constructor(
+    private readonly dispatcher: JsonRpcDispatcher,
+    private readonly sessions: SessionRegistry,
+    private readonly lookup: HttpSessionLookup,
+    private readonly hub: SseHub,
+    private readonly identity: ClientIdentityResolver,
+    private readonly sse: SseSessions,
+  ) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!this.lookup.checkProtocolVersion(req, res)) return;
+    const frame = parseFrame(rawBodyOf(req));
+    if (frame.kind === 'unparseable') return sendJson(res, 400, frame.response);
+
+    const initializing = isInitialize(frame);
+    const session = initializing
+      ? this.openSession(req, res)
+      : this.lookup.require(req, res, 'streamable-http');
+    if (!session) return;
+    if (initializing) res.setHeader('Mcp-Session-Id', session.id);
+
+    const sink = new PostResponseSink(
+      res,
+      this.hub,
+      acceptsEventStream(req),
+      session,
+      this.sse.of(session),
+    );
+    if (!expectsAnswer(frame, session)) {
+      // Notifications and responses only: acknowledge, then process.
+      sink.finish(undefined);
+      await this.dispatcher.dispatchParsed(frame, { session });
+      return;
+    }
+    const result = await this.dispatcher.dispatchParsed(frame, {
+      session,
+      sink,
+      responseHeaders: liveHeaders(res),
+    });
+    if (initializing && (result === undefined || Array.isArray(result) || isFailure(result))) {
+      // A failed handshake leaves no half-made session behind.
+      res.removeHeader('Mcp-Session-Id');
+      this.sessions.remove(session.id);
+    }
+    sink.finish(result);
+  }
+
+  /** The identity is bound to the session here; later requests must present the same one. */
+  private openSession(req: IncomingMessage, res: ServerResponse): McpSession | undefined {
+    const clientId = this.identity.identify(req, res);
+    return clientId === undefined ? undefined : this.sessions.create('streamable-http', clientId);
+  }
+}
+
+function isInitialize(frame: InboundFrame): boolean {
+  return (
+    frame.kind === 'single' &&
+    frame.entry.kind === 'request' &&
+    frame.entry.message.method === 'initialize'
+  );
+}
+
+function needsAnswer(entry: InboundEntry): boolean {
+  return entry.kind === 'request' || entry.kind === 'invalid';
+}
+
+/** A batch where the session's version forbids batches is answered (-32600), as over stdio. */
+function expectsAnswer(frame: InboundFrame, session: McpSession): boolean {
+  if (frame.kind === 'batch') {
+    return !allowsBatching(session.protocolVersion) || frame.entries.some(needsAnswer);
+  }
+  return frame.kind === 'single' && needsAnswer(frame.entry);
+}
