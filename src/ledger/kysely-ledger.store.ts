@@ -1,18 +1,23 @@
 import type Database from 'better-sqlite3';
+import { Logger } from '@nestjs/common';
 import { Kysely, Migrator, sql } from 'kysely';
 import { setTimeout as delay, setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { LedgerRow, StoredLedgerRow } from './ledger-row';
 import { fromColumns, toColumns } from './ledger-row.columns';
 import { ClientUsage, LedgerQuery, LedgerStore } from './ledger-store';
 import { LedgerConnection } from './ledger-connection';
-import { LEDGER_PRUNE_CHUNK_ROWS } from './ledger.constants';
+import {
+  LEDGER_INBOX_MOVE_DELAY_MS,
+  LEDGER_INBOX_MOVE_ROWS,
+  LEDGER_PRUNE_CHUNK_ROWS,
+} from './ledger.constants';
 import { createLedgerDialect } from './ledger.dialect';
 import { LedgerMigrationProvider } from './ledger.migrations';
 import { ledgerPageQuery } from './ledger-page.query';
 import { LedgerDatabase } from './ledger.schema';
 import { querySpendSince } from './ledger-spend.query';
 import { queryUsage } from './ledger-usage.query';
-import { SqliteRowAppender } from './sqlite-row-appender';
+import { SqliteLedgerInbox } from './sqlite-ledger-inbox';
 
 const MIGRATION_ATTEMPTS = 5;
 
@@ -21,12 +26,15 @@ const MIGRATION_ATTEMPTS = 5;
  * PostgreSQL (scale-out). Each append is a single multi-row INSERT, which
  * both engines commit atomically as one implicit transaction, together with
  * what its triggers add to the usage summary that usage() and spendSince() read.
- * On SQLite, appends skip Kysely for a prepared statement (sqlite-row-appender.ts).
+ * On SQLite, appends skip Kysely: rows are committed to `ledger_inbox` and
+ * moved into `ledger` shortly after, or before any read (sqlite-ledger-inbox.ts).
  */
 export class KyselyLedgerStore implements LedgerStore {
   private readonly db: Kysely<LedgerDatabase>;
+  private readonly logger = new Logger('LedgerStore');
   private sqlite?: Database.Database;
-  private sqliteAppender?: SqliteRowAppender;
+  private inbox?: SqliteLedgerInbox;
+  private moveTimer?: NodeJS.Timeout;
   private closed = false;
 
   constructor(private readonly connection: LedgerConnection) {
@@ -49,8 +57,8 @@ export class KyselyLedgerStore implements LedgerStore {
     for (let attempt = 1; ; attempt++) {
       const { error } = await migrator.migrateToLatest();
       if (error === undefined) {
-        // Kysely opened the SQLite database for the migrations; the ledger table now exists.
-        if (this.sqlite) this.sqliteAppender = new SqliteRowAppender(this.sqlite);
+        // Kysely opened the SQLite database for the migrations; the tables now exist.
+        if (this.sqlite) this.openInbox(this.sqlite);
         return;
       }
       // Two processes migrating one SQLite file at once (Kysely takes no lock there): the
@@ -66,24 +74,28 @@ export class KyselyLedgerStore implements LedgerStore {
 
   async append(rows: readonly LedgerRow[]): Promise<void> {
     if (rows.length === 0) return;
-    if (this.sqliteAppender) {
+    if (this.inbox) {
       if (this.closed) throw new Error('ledger store is closed');
-      this.sqliteAppender.append(rows);
+      this.inbox.append(rows);
+      this.scheduleMove(LEDGER_INBOX_MOVE_DELAY_MS);
       return;
     }
     await this.db.insertInto('ledger').values(rows.map(toColumns)).execute();
   }
 
   async query(query: LedgerQuery): Promise<StoredLedgerRow[]> {
+    this.moveInbox();
     const rows = await ledgerPageQuery(this.db, query).execute();
     return rows.map(fromColumns);
   }
 
-  spendSince(clientId: string, from: number): Promise<number> {
+  async spendSince(clientId: string, from: number): Promise<number> {
+    this.moveInbox();
     return querySpendSince(this.db, clientId, from);
   }
 
-  usage(now: number, clientId?: string): Promise<ClientUsage[]> {
+  async usage(now: number, clientId?: string): Promise<ClientUsage[]> {
+    this.moveInbox();
     return queryUsage(this.db, this.connection.driver, now, clientId);
   }
 
@@ -94,6 +106,7 @@ export class KyselyLedgerStore implements LedgerStore {
    * a chunk locks). The triggers take each chunk out of the usage summary.
    */
   async prune(before: number): Promise<number> {
+    this.moveInbox();
     let deleted = 0;
     for (;;) {
       const result = await this.db
@@ -124,8 +137,49 @@ export class KyselyLedgerStore implements LedgerStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    clearTimeout(this.moveTimer);
+    try {
+      this.moveInbox();
+    } catch (err) {
+      // The rows stay committed in the inbox; the next process to open the file moves them.
+      this.logger.warn({ msg: 'ledger inbox not moved at close', error: messageOf(err) });
+    }
     this.closed = true;
     await this.db.destroy();
+  }
+
+  /** Also moves what a process killed before its move left in the inbox. */
+  private openInbox(db: Database.Database): void {
+    this.inbox = new SqliteLedgerInbox(db);
+    const moved = this.moveInbox();
+    if (moved > 0) this.logger.log({ msg: 'ledger rows moved in from the inbox at start', moved });
+  }
+
+  /** Everything in the inbox (this process's rows and any other's) into `ledger`, now. */
+  private moveInbox(): number {
+    if (!this.inbox) return 0;
+    clearTimeout(this.moveTimer);
+    this.moveTimer = undefined;
+    return this.inbox.moveAll(LEDGER_INBOX_MOVE_ROWS);
+  }
+
+  /** One move of at most LEDGER_INBOX_MOVE_ROWS after `delayMs`; more follow while rows remain. */
+  private scheduleMove(delayMs: number): void {
+    if (this.moveTimer || this.closed) return;
+    this.moveTimer = setTimeout(() => {
+      this.moveTimer = undefined;
+      if (this.closed || !this.inbox) return;
+      try {
+        if (this.inbox.move(LEDGER_INBOX_MOVE_ROWS) === LEDGER_INBOX_MOVE_ROWS)
+          this.scheduleMove(0);
+      } catch (err) {
+        // Nothing is lost (the rows stay in the inbox); try again later, reads move it too.
+        this.logger.warn({ msg: 'ledger inbox move failed', error: messageOf(err) });
+        this.scheduleMove(LEDGER_INBOX_MOVE_DELAY_MS * 50);
+      }
+    }, delayMs);
+    // Never what keeps the process alive: close() moves whatever is left.
+    this.moveTimer.unref();
   }
 
   private async currentSchema(): Promise<string | undefined> {

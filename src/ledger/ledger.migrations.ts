@@ -1,5 +1,6 @@
 import { Kysely, Migration, MigrationProvider, sql } from 'kysely';
 import { LedgerConnection } from './ledger-connection';
+import { createLedgerInbox } from './ledger-inbox.migration';
 import { createUsageSummary } from './ledger-usage.migration';
 
 type Driver = LedgerConnection['driver'];
@@ -21,6 +22,7 @@ export function ledgerMigrations(driver: Driver): Record<string, Migration> {
   return {
     '0001_create_ledger': createLedger(driver),
     '0002_usage_summary': createUsageSummary(driver),
+    '0003_sqlite_inbox': createLedgerInbox(driver),
   };
 }
 

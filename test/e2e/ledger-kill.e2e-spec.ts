@@ -1,9 +1,9 @@
-import Database from 'better-sqlite3';
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { McpHttpSession } from '../support/mcp-http-session';
 import { makeTempDir, removeDir } from '../support/skills-dir';
 import { CLI_ENTRY, REPO_ROOT } from '../support/stdio-process';
+import { openSettledLedger } from '../support/sqlite-ledger';
 
 /**
  * Durability under SIGKILL: the built gateway serves tools/call over HTTP
@@ -103,7 +103,7 @@ it('keeps a ledger row for every response the client received when the gateway i
   await Promise.all(Array.from({ length: CONCURRENCY }, () => worker()));
   expect(await exited(proc)).toBe('SIGKILL');
 
-  const db = new Database(ledgerPath, { fileMustExist: true });
+  const db = openSettledLedger(ledgerPath);
   let recorded: Set<string>;
   try {
     const rows = db

@@ -1,10 +1,10 @@
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { LEDGER_STORE, LedgerStore } from '../../src/ledger/ledger-store';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { JsonRpcReply, McpHttpSession } from '../support/mcp-http-session';
 import { makeTempDir, removeDir, skillMarkdown, writeSkill } from '../support/skills-dir';
 import { spawnReady, StdioGatewayProcess } from '../support/stdio-process';
+import { openSettledLedger } from '../support/sqlite-ledger';
 
 /**
  * The call ledger end to end: calls made over Streamable HTTP (gateway in
@@ -114,7 +114,7 @@ async function connect(kind: Kind): Promise<Connection> {
 }
 
 function readLedger(kind: Kind): LedgerColumns[] {
-  const db = new Database(ledgerPath(kind), { readonly: true, fileMustExist: true });
+  const db = openSettledLedger(ledgerPath(kind));
   try {
     return db.prepare('select * from ledger order by id').all() as LedgerColumns[];
   } finally {

@@ -1,5 +1,4 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
-import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -8,6 +7,7 @@ import { loadGatewayConfig, loadGatewayConfigWithSource } from '../../src/config
 import { FixtureModule } from '../fixtures/fixture.module';
 import { HttpGatewayChild } from './http-child';
 import { StdioGatewayProcess } from './stdio-process';
+import { openSettledLedger } from './sqlite-ledger';
 
 /*
  * Clients of a governed gateway, the same over both transports, so that a
@@ -317,7 +317,7 @@ export interface LedgerRowView {
 
 /** The ledger rows of one client, oldest first, read straight from the SQLite file. */
 export function ledgerRows(sqlitePath: string, clientId: string): LedgerRowView[] {
-  const db = new Database(sqlitePath, { readonly: true, fileMustExist: true });
+  const db = openSettledLedger(sqlitePath);
   try {
     return db
       .prepare(
