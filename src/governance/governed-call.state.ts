@@ -1,3 +1,4 @@
+import { ObjectSlot } from '../common/object-slot';
 import { Injectable } from '@nestjs/common';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
 import { RemainingQuota } from './denial-reason';
@@ -26,7 +27,7 @@ interface CallQuota {
  */
 @Injectable()
 export class GovernedCallState {
-  private readonly calls = new WeakMap<McpRequestContext, CallQuota>();
+  private readonly calls = new ObjectSlot<CallQuota>('callQuota');
 
   setBudgetRemaining(context: McpRequestContext, remaining: number): void {
     this.of(context).budgetRemaining = remaining;
@@ -62,11 +63,6 @@ export class GovernedCallState {
   }
 
   private of(context: McpRequestContext): CallQuota {
-    let quota = this.calls.get(context);
-    if (!quota) {
-      quota = { windows: [] };
-      this.calls.set(context, quota);
-    }
-    return quota;
+    return this.calls.get(context) ?? this.calls.set(context, { windows: [] });
   }
 }

@@ -1,4 +1,5 @@
 import { ExecutionContext } from '@nestjs/common';
+import { ObjectSlot } from '../common/object-slot';
 import { RPC_CONTEXT_TYPE } from '../json-rpc/json-rpc.constants';
 import { JsonRpcParams } from '../json-rpc/json-rpc.types';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
@@ -26,9 +27,25 @@ export function governedCallOf(context: ExecutionContext): GovernedCall | undefi
   if (context.getType<string>() !== RPC_CONTEXT_TYPE) return undefined;
   const rpc = context.switchToRpc();
   const mcp = rpc.getContext<McpRequestContext | undefined>();
-  const method = mcp === undefined ? undefined : GOVERNED_METHODS[mcp.method];
-  if (!mcp || !method) return undefined;
-  const target = rpc.getData<JsonRpcParams | undefined>()?.[method.param];
+  if (!mcp) return undefined;
+  // Four guards ask per call; the answer cannot change while the call runs.
+  const known = resolved.get(mcp);
+  if (known !== undefined) return known ?? undefined;
+  const call = describeCall(mcp, rpc.getData<JsonRpcParams | undefined>());
+  resolved.set(mcp, call ?? null);
+  return call;
+}
+
+/** On a request context: its governed call, or null for one that is not governed. */
+const resolved = new ObjectSlot<GovernedCall | null>('governedCall');
+
+function describeCall(
+  mcp: McpRequestContext,
+  params: JsonRpcParams | undefined,
+): GovernedCall | undefined {
+  const method = GOVERNED_METHODS[mcp.method];
+  if (!method) return undefined;
+  const target = params?.[method.param];
   if (typeof target !== 'string' || target.length === 0) return undefined;
   return { kind: method.kind, target, clientId: mcp.clientId, context: mcp };
 }

@@ -1,0 +1,26 @@
+import { ObjectSlot } from './object-slot';
+
+describe('ObjectSlot', () => {
+  it('keeps a value per object, apart from other slots and objects', () => {
+    const first = new ObjectSlot<number>('first');
+    const second = new ObjectSlot<string>('second');
+    const a = {};
+    const b = {};
+    first.set(a, 1);
+    second.set(a, 'one');
+    expect(first.get(a)).toBe(1);
+    expect(second.get(a)).toBe('one');
+    expect(first.get(b)).toBeUndefined();
+    first.set(a, 2);
+    expect(first.get(a)).toBe(2);
+  });
+
+  it('stays out of JSON, keys and spreads', () => {
+    const slot = new ObjectSlot<string>('hidden');
+    const message = { jsonrpc: '2.0', id: 1 };
+    slot.set(message, 'cached text');
+    expect(JSON.stringify(message)).toBe('{"jsonrpc":"2.0","id":1}');
+    expect(Object.keys(message)).toEqual(['jsonrpc', 'id']);
+    expect(slot.get({ ...message })).toBeUndefined();
+  });
+});
