@@ -24,6 +24,11 @@ import { StreamableHttpController } from './streamable-http.controller';
   exports: [SseHub],
 })
 export class HttpTransportModule implements NestModule {
+  /**
+   * POST /mcp normally never reaches these: McpFrontDoor serves it ahead of
+   * Express with the same classes. Middleware added here for POST /mcp must be
+   * added to the front door as well.
+   */
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(OriginMiddleware).forRoutes(StreamableHttpController, LegacySseController);
     consumer
