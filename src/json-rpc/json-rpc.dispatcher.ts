@@ -1,12 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
 import { RequestCancelledError } from '../errors/request-cancelled.error';
 import { RequestAbort } from '../common/request-abort';
 import { McpMetrics } from '../observability/mcp.metrics';
 import { outcomeOfCode } from '../observability/outcome';
-import { isAtOrAbove, LoggingLevel } from '../session/logging-level';
 import { McpSession } from '../session/mcp-session';
 import { MessageSink } from '../session/message-sink';
 import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
@@ -18,11 +16,11 @@ import {
   InboundEntry,
   InboundFrame,
   JsonRpcNotification,
-  JsonRpcParams,
   JsonRpcRequest,
   JsonRpcResponse,
 } from './json-rpc.types';
 import { CallObservers } from './call-observers';
+import { DispatchedRequestContext } from './dispatched-request.context';
 import { McpMethodEntry, McpMethodRegistry } from './mcp-method.registry';
 import { McpRequestContext } from './mcp-request-context';
 import { allowsBatching } from './protocol-version';
@@ -37,9 +35,6 @@ export interface InboundContext {
 }
 
 export type DispatchResult = JsonRpcResponse | JsonRpcResponse[] | undefined;
-
-const DEFAULT_LOG_THRESHOLD: LoggingLevel = 'info';
-const SERVER_REQUEST_TIMEOUT_MS = 60_000;
 
 /**
  * Turns inbound frames into responses: validation, batching rules, the
@@ -250,41 +245,9 @@ export class JsonRpcDispatcher {
     inbound: InboundContext,
     abort: RequestAbort,
   ): McpRequestContext {
-    const { session, sink } = inbound;
-    const meta = readMeta(message.params);
-    return {
-      method: message.method,
-      requestId: 'id' in message ? message.id : undefined,
-      session,
-      clientId: session.clientId,
-      transport: session.transport,
-      abort,
-      get signal() {
-        return abort.signal;
-      },
-      meta,
-      call: {},
-      responseHeaders: inbound.responseHeaders ?? {},
-      traceId: typeof meta.traceId === 'string' ? meta.traceId : randomUUID(),
-      notify: (method: string, params?: JsonRpcParams) => session.notify(method, params, sink),
-      request: (method: string, params?: JsonRpcParams, timeoutMs = SERVER_REQUEST_TIMEOUT_MS) =>
-        session.request(method, params, { via: sink, signal: abort.signal, timeoutMs }),
-      log: (level: LoggingLevel, data: unknown, logger?: string) => {
-        if (!isAtOrAbove(level, session.logLevel ?? DEFAULT_LOG_THRESHOLD)) return false;
-        const params: JsonRpcParams =
-          logger === undefined ? { level, data } : { level, logger, data };
-        return session.notify('notifications/message', params, sink);
-      },
-      closeStream: () => sink?.closeConnection?.() ?? false,
-    };
+    const { session, sink, responseHeaders } = inbound;
+    return new DispatchedRequestContext(message, session, abort, responseHeaders ?? {}, sink);
   }
-}
-
-function readMeta(params: JsonRpcParams | undefined): Record<string, unknown> {
-  const meta = params?._meta;
-  return typeof meta === 'object' && meta !== null && !Array.isArray(meta)
-    ? (meta as Record<string, unknown>)
-    : {};
 }
 
 function describe(value: unknown): unknown {

@@ -6,7 +6,6 @@ import {
   ThrottlerGuard,
   ThrottlerModuleOptions,
   ThrottlerOptions,
-  ThrottlerRequest,
   ThrottlerStorage,
 } from '@nestjs/throttler';
 import { GatewayError } from '../../errors/gateway.error';
@@ -19,17 +18,12 @@ import { QuotaPolicy } from '../quota/quota.policy';
 import { GovernanceRules } from '../rules/governance-rules';
 import { StoreFailurePolicy } from '../store-failure.policy';
 
-/** What getRequestResponse hands the throttler for an MCP call (there is no HTTP request). */
-interface RpcThrottlerRequest {
-  clientId: string;
-  target: string;
-  headers: Record<string, string>;
-}
-
-interface Counter {
-  scope: WindowState['scope'];
-  key: string;
+/** One throttler's window as it applies to this call. */
+interface ThrottlerWindow {
+  name: string;
   limit: number;
+  ttl: number;
+  blockDuration: number;
 }
 
 /**
@@ -39,10 +33,12 @@ interface Counter {
  * (`tool_limits`, the handler's `rateLimits`). Counters live in the
  * ThrottlerStorage: in-process, or Redis for one limit across replicas.
  *
- * The library's own canActivate is not used: per call and throttler it reads
- * six route/class decorators (@Throttle, @SkipThrottle and kin) through
- * reflect-metadata, which cost more than the count itself, and MCP handlers
- * never carry them (a tool declares its limits with `rateLimits`).
+ * The library's options, storage and exception are used, not its
+ * canActivate: per call and throttler that reads six route/class decorators
+ * (@Throttle, @SkipThrottle and kin) through reflect-metadata, which cost
+ * more than the count itself, and builds an HTTP request/response pair to
+ * find a tracker; MCP handlers carry no such decorators (a tool declares its
+ * limits with `rateLimits`) and the tracker is the client id.
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
@@ -64,7 +60,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     const call = governedCallOf(context);
     if (!call || !this.rules.enabled) return true;
     try {
-      await this.countCall(context);
+      await this.countCall(call, context);
     } catch (err) {
       if (err instanceof GatewayError) throw err;
       this.failures.handle(call, 'rate_limit', err);
@@ -76,97 +72,63 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 
   /** Each throttler in turn (minute, then day), with its limits as they stand for this client now. */
-  private async countCall(context: ExecutionContext): Promise<void> {
+  private async countCall(call: GovernedCall, context: ExecutionContext): Promise<void> {
     for (const throttler of this.throttlers) {
       if (throttler.skipIf?.(context)) continue;
       const ttl = resolvedNumber(throttler, 'ttl', context);
-      await this.handleRequest({
-        context,
-        throttler,
+      await this.countWindows(call, {
+        name: throttler.name ?? 'default',
         limit: resolvedNumber(throttler, 'limit', context),
         ttl,
         blockDuration: resolvedNumber(throttler, 'blockDuration', context, ttl),
-        getTracker: throttler.getTracker ?? ((req) => this.getTracker(req)),
-        generateKey:
-          throttler.generateKey ?? ((keyContext, tracker) => this.generateKey(keyContext, tracker)),
       });
     }
   }
 
-  /** Counts one call in each window that applies (the tool's first), refusing at the first that is full. */
-  protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {
-    const { context, throttler, ttl, blockDuration } = request;
-    const call = governedCallOf(context);
-    if (!call) return true;
-    const name = throttler.name ?? 'default';
-    const { req } = this.getRequestResponse(context);
-    const tracker = await request.getTracker(req, context);
-    const clientKey = request.generateKey(context, tracker, name);
-    for (const counter of this.countersFor(call, name, clientKey, request.limit)) {
-      const record = await this.storageService.increment(
-        counter.key,
-        ttl,
-        counter.limit,
-        blockDuration,
-        name,
-      );
-      const window: WindowState = {
-        window: name,
-        scope: counter.scope,
-        limit: counter.limit,
-        remaining: Math.max(0, counter.limit - record.totalHits),
-        resetSeconds: Math.max(
-          1,
-          record.isBlocked ? record.timeToBlockExpire : record.timeToExpire,
-        ),
-      };
-      this.state.addWindow(call.context, window);
-      if (record.isBlocked) throw this.rateLimited(call, window);
+  /**
+   * Counts one call in each window of a throttler that applies (the tool's
+   * first), refusing at the first that is full. The tracker is the client id.
+   */
+  private async countWindows(call: GovernedCall, window: ThrottlerWindow): Promise<void> {
+    const { name, ttl, blockDuration } = window;
+    const toolLimit = this.toolLimit(call, name);
+    if (toolLimit !== undefined) {
+      const key = `${call.clientId}|tool:${call.target}`;
+      await this.count(call, name, 'tool', key, toolLimit, ttl, blockDuration);
     }
-    return true;
+    await this.count(call, name, 'client', call.clientId, window.limit, ttl, blockDuration);
   }
 
-  protected override getRequestResponse(context: ExecutionContext): {
-    req: Record<string, unknown>;
-    res: Record<string, unknown>;
-  } {
-    const call = governedCallOf(context);
-    const headers = call?.context.responseHeaders ?? {};
-    const req: RpcThrottlerRequest = {
-      clientId: call?.clientId ?? '',
-      target: call?.target ?? '',
-      headers: {},
+  private async count(
+    call: GovernedCall,
+    name: string,
+    scope: WindowState['scope'],
+    key: string,
+    limit: number,
+    ttl: number,
+    blockDuration: number,
+  ): Promise<void> {
+    const record = await this.storageService.increment(key, ttl, limit, blockDuration, name);
+    const window: WindowState = {
+      window: name,
+      scope,
+      limit,
+      remaining: Math.max(0, limit - record.totalHits),
+      resetSeconds: Math.max(1, record.isBlocked ? record.timeToBlockExpire : record.timeToExpire),
     };
-    const res = {
-      setHeader: (name: string, value: string | number) => (headers[name] = String(value)),
-    };
-    return { req: req as unknown as Record<string, unknown>, res };
+    this.state.addWindow(call.context, window);
+    if (record.isBlocked) throw this.rateLimited(call, window);
   }
 
-  protected override getTracker(req: Record<string, unknown>): Promise<string> {
-    return Promise.resolve((req as unknown as RpcThrottlerRequest).clientId);
-  }
-
-  /** Readable keys (the storage adds the throttler name and the prefix): `<client>`. */
-  protected override generateKey(_context: ExecutionContext, tracker: string): string {
-    return tracker;
-  }
-
-  private countersFor(call: GovernedCall, name: string, clientKey: string, clientLimit: number) {
-    const counters: Counter[] = [];
-    if (call.kind === 'tool') {
-      const limits = this.quotas.toolLimits(
-        call.clientId,
-        call.target,
-        this.tools.get(call.target)?.options.rateLimits,
-      );
-      const limit = name === 'day' ? limits.day : limits.minute;
-      if (limit !== undefined) {
-        counters.push({ scope: 'tool', key: `${clientKey}|tool:${call.target}`, limit });
-      }
-    }
-    counters.push({ scope: 'client', key: clientKey, limit: clientLimit });
-    return counters;
+  /** The tool's own limit in this window (`tool_limits`, the handler's `rateLimits`), if any. */
+  private toolLimit(call: GovernedCall, name: string): number | undefined {
+    if (call.kind !== 'tool') return undefined;
+    const limits = this.quotas.toolLimits(
+      call.clientId,
+      call.target,
+      this.tools.get(call.target)?.options.rateLimits,
+    );
+    return name === 'day' ? limits.day : limits.minute;
   }
 
   private rateLimited(call: GovernedCall, window: WindowState) {

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { RequestAbort } from '../common/request-abort';
+import { isAtOrAbove, LoggingLevel } from '../session/logging-level';
+import { McpSession } from '../session/mcp-session';
+import { MessageSink } from '../session/message-sink';
+import { JsonRpcId, JsonRpcNotification, JsonRpcParams, JsonRpcRequest } from './json-rpc.types';
+import { CallRecord, McpRequestContext } from './mcp-request-context';
+
+const DEFAULT_LOG_THRESHOLD: LoggingLevel = 'info';
+const SERVER_REQUEST_TIMEOUT_MS = 60_000;
+
+/**
+ * The McpRequestContext the dispatcher makes for each inbound request or
+ * notification. A class, so that its operations are shared methods rather
+ * than four closures made per call.
+ */
+export class DispatchedRequestContext implements McpRequestContext {
+  readonly method: string;
+  readonly requestId?: JsonRpcId;
+  readonly clientId: string;
+  readonly transport: McpSession['transport'];
+  readonly meta: Record<string, unknown>;
+  readonly call: CallRecord = {};
+  readonly traceId: string;
+
+  constructor(
+    message: JsonRpcRequest | JsonRpcNotification,
+    readonly session: McpSession,
+    readonly abort: RequestAbort,
+    readonly responseHeaders: Record<string, string>,
+    /** The stream tied to the request (stdout, a POST's SSE body); undefined: the session's own. */
+    private readonly sink: MessageSink | undefined,
+  ) {
+    this.method = message.method;
+    this.requestId = 'id' in message ? message.id : undefined;
+    this.clientId = session.clientId;
+    this.transport = session.transport;
+    this.meta = readMeta(message.params);
+    this.traceId = typeof this.meta.traceId === 'string' ? this.meta.traceId : randomUUID();
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  notify(method: string, params?: JsonRpcParams): boolean {
+    return this.session.notify(method, params, this.sink);
+  }
+
+  request(
+    method: string,
+    params?: JsonRpcParams,
+    timeoutMs = SERVER_REQUEST_TIMEOUT_MS,
+  ): Promise<unknown> {
+    return this.session.request(method, params, {
+      via: this.sink,
+      signal: this.abort.signal,
+      timeoutMs,
+    });
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): boolean {
+    if (!isAtOrAbove(level, this.session.logLevel ?? DEFAULT_LOG_THRESHOLD)) return false;
+    const params: JsonRpcParams = logger === undefined ? { level, data } : { level, logger, data };
+    return this.session.notify('notifications/message', params, this.sink);
+  }
+
+  closeStream(): boolean {
+    return this.sink?.closeConnection?.() ?? false;
+  }
+}
+
+function readMeta(params: JsonRpcParams | undefined): Record<string, unknown> {
+  const meta = params?._meta;
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta)
+    ? (meta as Record<string, unknown>)
+    : {};
+}
