@@ -1,4 +1,4 @@
-import { GatewayLogger } from './gateway-logger';
+import { GatewayLogger, isoTimeOncePerMillisecond } from './gateway-logger';
 
 /** A logger writing into an array, one parsed JSON object per line. */
 function capture(level: 'info' | 'debug' = 'info') {
@@ -76,5 +76,15 @@ describe('GatewayLogger', () => {
     logger.log({ msg: 'b' }, 'Second');
     logger.log({ msg: 'c' }, 'First');
     expect(parsed().map((line) => line.context)).toEqual(['First', 'Second', 'First']);
+  });
+
+  it('stamps lines with the ISO time of their millisecond, made once per millisecond', () => {
+    let clock = Date.UTC(2026, 10, 26, 5, 30, 0, 123);
+    const stamp = isoTimeOncePerMillisecond(() => clock);
+    const first = stamp();
+    expect(first).toBe(',"time":"2026-11-26T05:30:00.123Z"');
+    expect(stamp()).toBe(first);
+    clock += 1;
+    expect(stamp()).toBe(',"time":"2026-11-26T05:30:00.124Z"');
   });
 });

@@ -21,7 +21,7 @@ export class GatewayLogger implements LoggerService {
   ) {
     const transportless = config.format === 'pretty' ? prettyStream(destination) : destination;
     this.pino = pino(
-      { level: config.level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime },
+      { level: config.level, base: { pid: process.pid }, timestamp: isoTimeOncePerMillisecond() },
       transportless,
     );
   }
@@ -79,6 +79,24 @@ export class GatewayLogger implements LoggerService {
     }
     return child;
   }
+}
+
+/**
+ * pino's ISO timestamp (`,"time":"..."`), made once per millisecond: under
+ * load many lines share a millisecond, and each would otherwise build a Date
+ * and its ISO text.
+ */
+export function isoTimeOncePerMillisecond(now: () => number = Date.now): () => string {
+  let lastMs = -1;
+  let lastText = '';
+  return () => {
+    const ms = now();
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastText = `,"time":"${new Date(ms).toISOString()}"`;
+    }
+    return lastText;
+  };
 }
 
 /** A one-line human format for terminals; JSON stays the default for machines. */
