@@ -1,3 +1,5 @@
+import { LEDGER_INSERTED_COLUMNS } from '../../src/ledger/ledger-row.columns';
+
 /**
  * The synthetic ledger: row i (0-based) of N, the same for SQLite (built in
  * JavaScript) and PostgreSQL (built by SQL over generate_series, see
@@ -8,23 +10,8 @@ export const CLIENTS = 100;
 const TOOLS = 40;
 const DENIAL_REASONS = ['rate_limited', 'budget_exceeded', 'cost_per_call_exceeded'];
 
-export const LEDGER_COLUMNS = [
-  'time',
-  'request_id',
-  'trace_id',
-  'client_id',
-  'session_id',
-  'transport',
-  'method',
-  'target',
-  'arguments',
-  'outcome',
-  'error_code',
-  'denial_reason',
-  'duration_ms',
-  'cost',
-  'result_bytes',
-] as const;
+/** The ledger's columns as the gateway writes them (the synthetic rows follow this order). */
+export const LEDGER_COLUMNS = LEDGER_INSERTED_COLUMNS;
 
 export const clientName = (i: number): string => `client-${String(i % CLIENTS).padStart(3, '0')}`;
 

@@ -2,6 +2,25 @@ import { Insertable, Selectable } from 'kysely';
 import { LedgerOutcome, LedgerRow, StoredLedgerRow } from './ledger-row';
 import { LedgerTable } from './ledger.schema';
 
+/** Every column an append writes (all but the generated id), in table order. */
+export const LEDGER_INSERTED_COLUMNS = [
+  'time',
+  'request_id',
+  'trace_id',
+  'client_id',
+  'session_id',
+  'transport',
+  'method',
+  'target',
+  'arguments',
+  'outcome',
+  'error_code',
+  'denial_reason',
+  'duration_ms',
+  'cost',
+  'result_bytes',
+] as const satisfies ReadonlyArray<Exclude<keyof LedgerTable, 'id'>>;
+
 /** A LedgerRow as table columns. Durations and sizes are whole numbers in the table. */
 export function toColumns(row: LedgerRow): Insertable<LedgerTable> {
   return {

@@ -1,28 +1,6 @@
 import type Database from 'better-sqlite3';
 import { LedgerRow } from './ledger-row';
-import { toColumns } from './ledger-row.columns';
-import { LedgerTable } from './ledger.schema';
-
-type InsertedColumn = Exclude<keyof LedgerTable, 'id'>;
-
-/** Every column an append writes (all but the generated id). */
-const INSERTED_COLUMNS: readonly InsertedColumn[] = [
-  'time',
-  'request_id',
-  'trace_id',
-  'client_id',
-  'session_id',
-  'transport',
-  'method',
-  'target',
-  'arguments',
-  'outcome',
-  'error_code',
-  'denial_reason',
-  'duration_ms',
-  'cost',
-  'result_bytes',
-];
+import { LEDGER_INSERTED_COLUMNS, toColumns } from './ledger-row.columns';
 
 /**
  * The SQLite ledger's write path. A call's row must be committed before its
@@ -50,8 +28,8 @@ export class SqliteLedgerInbox {
 
   /** The tables must exist (migrations have run). */
   constructor(db: Database.Database) {
-    const names = INSERTED_COLUMNS.join(', ');
-    const values = INSERTED_COLUMNS.map((column) => `@${column}`).join(', ');
+    const names = LEDGER_INSERTED_COLUMNS.join(', ');
+    const values = LEDGER_INSERTED_COLUMNS.map((column) => `@${column}`).join(', ');
     this.insert = db.prepare(`insert into ledger_inbox (${names}) values (${values})`);
     this.insertMany = db.transaction((rows: readonly LedgerRow[]) => {
       for (const row of rows) this.insert.run(toColumns(row));

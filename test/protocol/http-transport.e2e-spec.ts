@@ -18,9 +18,14 @@ const initializeBody = (protocolVersion = '2025-06-18') => ({
   params: { protocolVersion, capabilities: {}, clientInfo: CLIENT_INFO },
 });
 
-function post(gateway: HttpGatewayHandle, body: unknown, headers: Record<string, string> = {}) {
+function post(
+  gateway: HttpGatewayHandle,
+  body: unknown,
+  headers: Record<string, string> = {},
+  path = '/mcp',
+) {
   const req = request(gateway.baseUrl)
-    .post('/mcp')
+    .post(path)
     .set('Content-Type', 'application/json')
     .set('Accept', 'application/json, text/event-stream');
   for (const [name, value] of Object.entries(headers)) req.set(name, value);
@@ -275,19 +280,10 @@ describe('Streamable HTTP', () => {
   describe('front door and Express route', () => {
     // POST /mcp is served ahead of Express (mcp-front-door.ts); Express's own route still
     // answers the spellings the front door leaves to it (it matches paths case-insensitively).
-    const via = (path: string, body: unknown, headers: Record<string, string> = {}) => {
-      const req = request(gateway.baseUrl)
-        .post(path)
-        .set('Content-Type', 'application/json')
-        .set('Accept', 'application/json, text/event-stream');
-      for (const [name, value] of Object.entries(headers)) req.set(name, value);
-      return req.send(JSON.stringify(body));
-    };
-
     it('answer a call alike, with the same headers', async () => {
       const call = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} };
-      const front = await via('/mcp?probe=1', call, session());
-      const routed = await via('/MCP', call, session());
+      const front = await post(gateway, call, session(), '/mcp?probe=1');
+      const routed = await post(gateway, call, session(), '/MCP');
       expect(front.status).toBe(200);
       expect(routed.status).toBe(200);
       expect(JSON.parse(routed.text)).toEqual(JSON.parse(front.text));
@@ -299,12 +295,18 @@ describe('Streamable HTTP', () => {
 
     it('refuse a foreign Origin and an unknown session alike', async () => {
       for (const path of ['/mcp', '/MCP']) {
-        const foreign = await via(path, initializeBody(), { Origin: 'https://evil.example' });
-        expectHttpError(foreign, 403, /Origin "https:\/\/evil.example" is not allowed/);
-        const unknown = await via(
+        const foreign = await post(
+          gateway,
+          initializeBody(),
+          { Origin: 'https://evil.example' },
           path,
+        );
+        expectHttpError(foreign, 403, /Origin "https:\/\/evil.example" is not allowed/);
+        const unknown = await post(
+          gateway,
           { jsonrpc: '2.0', id: 1, method: 'ping' },
           { 'Mcp-Session-Id': 'no-such-session' },
+          path,
         );
         expectHttpError(unknown, 404, /Session not found/);
       }
@@ -316,7 +318,12 @@ describe('Streamable HTTP', () => {
         .set('Content-Type', 'application/json')
         .send('{}');
       expect(put.status).toBe(404);
-      const deeper = await via('/mcp/extra', { jsonrpc: '2.0', id: 1, method: 'ping' }, session());
+      const deeper = await post(
+        gateway,
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        session(),
+        '/mcp/extra',
+      );
       expect(deeper.status).toBe(404);
     });
   });
