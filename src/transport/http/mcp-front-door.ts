@@ -52,12 +52,22 @@ export class McpFrontDoor {
 
   private serve(req: IncomingMessage, res: ServerResponse): void {
     const fail = (err: unknown) => this.fail(res, err);
-    const admitted = () => {
-      if (!this.origins.admit(req, res)) return;
-      this.body.use(req, res, () => void this.handler.handle(req, res).catch(fail));
+    // Every step may also throw synchronously; as under Express, that is a 500, never a crash.
+    const guarded = (step: () => void) => {
+      try {
+        step();
+      } catch (err) {
+        fail(err);
+      }
     };
-    if (!this.cors) return admitted();
-    this.cors(req, res, (err) => (err ? fail(err) : admitted()));
+    const admitted = () =>
+      guarded(() => {
+        if (!this.origins.admit(req, res)) return;
+        this.body.use(req, res, () => void this.handler.handle(req, res).catch(fail));
+      });
+    const cors = this.cors;
+    if (!cors) return admitted();
+    guarded(() => cors(req, res, (err) => (err ? fail(err) : admitted())));
   }
 
   /** What Nest's default filter would have done for an unexpected error, as a JSON-RPC body. */
