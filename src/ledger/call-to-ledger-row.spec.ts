@@ -1,3 +1,4 @@
+import { prepareResponse } from '../json-rpc/json-rpc.serializer';
 import { RequestAbort } from '../common/request-abort';
 import { CompletedCall } from '../json-rpc/call-observers';
 import { JsonRpcId, JsonRpcParams, JsonRpcResponse } from '../json-rpc/json-rpc.types';
@@ -51,6 +52,21 @@ const fail = (code: number, data?: unknown): JsonRpcResponse => ({
 });
 
 describe('toLedgerRow', () => {
+  it('takes the result size from the measured response, for numeric and string ids alike', () => {
+    const result = { content: [{ type: 'text', text: 'héllo ✓' }], structuredContent: { n: 1 } };
+    for (const id of [5, 'req-é-1', 0]) {
+      const response: JsonRpcResponse = { jsonrpc: '2.0', id, result };
+      const prepared = prepareResponse(response);
+      const call = {
+        ...completed('tools/call', { name: 'orders_get' }, prepared.response, {}, id),
+        responseBytes: prepared.bytes,
+      };
+      expect(toLedgerRow(call, options).resultBytes).toBe(
+        Buffer.byteLength(JSON.stringify(result)),
+      );
+    }
+  });
+
   it('records a successful tools/call with redacted arguments, cost and result size', () => {
     const result = { content: [{ type: 'text', text: 'é' }] };
     const row = toLedgerRow(

@@ -32,8 +32,24 @@ export function toLedgerRow(call: CompletedCall, options: LedgerRowOptions): Led
     denialReason: context.call.denialReason ?? deniedFor ?? null,
     durationMs: call.durationMs,
     cost: chargedCost(call),
-    resultBytes: result === undefined ? 0 : Buffer.byteLength(JSON.stringify(result)),
+    resultBytes: result === undefined ? 0 : resultSize(call, result),
   };
+}
+
+/**
+ * Bytes of the result's JSON. The dispatcher serialized the response before
+ * the ledger saw it (`{"jsonrpc":"2.0","id":...,"result":...}`, as success()
+ * builds it) and measured it: the result is that less its envelope, with no
+ * second stringify on the call path.
+ */
+function resultSize(call: CompletedCall, result: unknown): number {
+  const { response, responseBytes } = call;
+  if (responseBytes !== undefined && response !== undefined && 'result' in response) {
+    const envelope = `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":}`;
+    const size = responseBytes - Buffer.byteLength(envelope);
+    if (size > 0) return size;
+  }
+  return Buffer.byteLength(JSON.stringify(result));
 }
 
 /** `s:` / `n:` keep the string id "1" apart from the number id 1. */
