@@ -6,6 +6,7 @@ import { findCapabilityMethods } from './capability-methods';
 import { HANDLER_METADATA } from './handler.decorator';
 import { RegisteredTool } from './registered-tool';
 import { generateDtoSchema } from './schema/dto-schema.generator';
+import { compileSchemaExactCheck } from './schema-exact-dto.check';
 import { compileArgumentsSchema } from './json-schema-arguments.validator';
 import { validateArguments, validateNoArguments } from './tool-arguments.validator';
 import { ToolRegistry } from './tool.registry';
@@ -75,13 +76,15 @@ interface ToolInput {
 
 /** The usual case: the schema is generated from the handler's DTO (none: no arguments). */
 function dtoInput(name: string, dto: Type | undefined): ToolInput {
-  return {
-    schema: dto
-      ? generateDtoSchema(dto)
-      : { type: 'object', properties: {}, additionalProperties: false },
-    validate: (args) =>
-      dto ? validateArguments(name, dto, args) : validateNoArguments(name, args),
-  };
+  if (!dto) {
+    return {
+      schema: { type: 'object', properties: {}, additionalProperties: false },
+      validate: (args) => validateNoArguments(name, args),
+    };
+  }
+  const schema = generateDtoSchema(dto);
+  const accepts = compileSchemaExactCheck(dto, schema);
+  return { schema, validate: (args) => validateArguments(name, dto, args, accepts) };
 }
 
 /** HandlerOptions.inputSchema: published as written, checked by Ajv; a DTO as well would be ambiguous. */

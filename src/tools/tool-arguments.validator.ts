@@ -2,6 +2,7 @@ import { Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError } from 'class-validator';
 import { GatewayError } from '../errors/gateway.error';
+import { ArgumentsAcceptance } from './schema-exact-dto.check';
 
 export interface FieldError {
   /** Dotted path of the failing field, e.g. `items.0.sku`. */
@@ -12,13 +13,17 @@ export interface FieldError {
 /**
  * Checks tool arguments against the handler's DTO exactly as the published
  * inputSchema describes them: unknown properties refused, nothing coerced.
+ * `accepts` (schema-exact-dto.check.ts), when the DTO has one, lets valid
+ * arguments through without class-validator.
  */
 export async function validateArguments(
   toolName: string,
   dto: Type,
   args: Record<string, unknown>,
+  accepts?: ArgumentsAcceptance,
 ): Promise<object> {
   const instance = plainToInstance(dto, args) as object;
+  if (accepts?.(args)) return instance;
   const errors = await validate(instance, {
     whitelist: true,
     forbidNonWhitelisted: true,

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import fc from 'fast-check';
+import { compileSchemaExactCheck } from '../schema-exact-dto.check';
 import { generateDtoSchema } from './dto-schema.generator';
 import { createAjv } from './testing/ajv';
 import { buildDtoClass, classShape, ClassShape } from './testing/dto-shapes';
@@ -31,6 +32,10 @@ describe('generateDtoSchema on random DTO shapes', () => {
         // (a) valid against the 2020-12 meta-schema, (b) compilable (strict: no stray keywords).
         expect(ajv.validateSchema(schema)).toBe(true);
         const validate = ajv.compile(schema);
+        // The fast check tools/call uses for DTOs like this one, when it has one (flat shapes of
+        // typed, bounded or optional properties: a few per run; schema-exact-dto.check.spec.ts
+        // covers one deterministically).
+        const accepts = compileSchemaExactCheck(dto, schema);
 
         // (c) top-level properties and required match the shape.
         const names = shape.properties.map((p) => p.name);
@@ -52,13 +57,15 @@ describe('generateDtoSchema on random DTO shapes', () => {
             input,
             verdict: { schema: true, classValidator: true },
           });
+          if (accepts) expect(accepts(input as Record<string, unknown>)).toBe(true);
         }
         for (const input of [...mutants, ...valid.flatMap((v) => systematicMutants(v, shape))]) {
           const schemaVerdict = validate(input);
           const classValidatorVerdict = await classValidatorAccepts(dto, input);
-          if (schemaVerdict !== classValidatorVerdict) {
+          const fastVerdict = accepts?.(input) ?? classValidatorVerdict;
+          if (schemaVerdict !== classValidatorVerdict || fastVerdict !== classValidatorVerdict) {
             throw new Error(
-              `verdicts differ (schema: ${schemaVerdict}, class-validator: ${classValidatorVerdict})\n` +
+              `verdicts differ (schema: ${schemaVerdict}, fast check: ${fastVerdict}, class-validator: ${classValidatorVerdict})\n` +
                 `input: ${JSON.stringify(input)}\nschema: ${JSON.stringify(schema)}`,
             );
           }
