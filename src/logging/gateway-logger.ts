@@ -4,6 +4,17 @@ import { LoggingConfig } from '../config/gateway-config';
 
 type Level = 'debug' | 'info' | 'warn' | 'error' | 'trace';
 
+/** Bytes of log lines gathered before one write to stderr. */
+const LOG_BUFFER_BYTES = 4096;
+/** The longest a line waits in that buffer. */
+const LOG_FLUSH_INTERVAL_MS = 100;
+/**
+ * Flushes after the last line before the timer rests: a flush that meets a
+ * write still under way writes nothing (sonic-boom keeps the rest until the
+ * next one), so one more follows.
+ */
+const LOG_IDLE_FLUSHES = 3;
+
 /**
  * Nest's logger backed by pino, writing to stderr only: in stdio mode stdout
  * belongs to the protocol, so no log line may ever reach it.
@@ -11,14 +22,15 @@ type Level = 'debug' | 'info' | 'warn' | 'error' | 'trace';
 export class GatewayLogger implements LoggerService {
   private readonly pino: Pino;
   private readonly children = new Map<string, Pino>();
+  /** Flushes of the stderr buffer since the last line; it stops after LOG_IDLE_FLUSHES. */
+  private flushesSinceLine = LOG_IDLE_FLUSHES;
 
+  /** `destination` defaults to stderr, buffered (see bufferedStderr). */
   constructor(
     config: Pick<LoggingConfig, 'level' | 'format'>,
-    // Asynchronous: a line goes out at once when stderr is idle, and lines that
-    // arrive while a write is under way share the next one; pino writes what is
-    // left synchronously when the process exits.
-    destination: pino.DestinationStream = pino.destination({ dest: 2, sync: false }),
+    destination?: pino.DestinationStream,
   ) {
+    destination ??= this.bufferedStderr();
     const transportless = config.format === 'pretty' ? prettyStream(destination) : destination;
     this.pino = pino(
       { level: config.level, base: { pid: process.pid }, timestamp: isoTimeOncePerMillisecond() },
@@ -45,9 +57,34 @@ export class GatewayLogger implements LoggerService {
     this.write('error', message, rest);
   }
 
+  /**
+   * stderr, written asynchronously in blocks of LOG_BUFFER_BYTES, or what
+   * has gathered every LOG_FLUSH_INTERVAL_MS: a governance decision is logged
+   * for every call, and a write per line cost a system call and an event-loop
+   * wake-up per call. pino writes what is left synchronously when the process
+   * exits; a process killed outright loses at most that last moment of lines
+   * (the ledger, not the log, is the record of calls).
+   */
+  private bufferedStderr(): pino.DestinationStream {
+    const destination = pino.destination({ dest: 2, sync: false, minLength: LOG_BUFFER_BYTES });
+    const flush = setInterval(() => {
+      if (this.flushesSinceLine >= LOG_IDLE_FLUSHES) return;
+      this.flushesSinceLine++;
+      try {
+        destination.flush();
+      } catch {
+        // Closed at exit, after pino wrote what was left.
+        clearInterval(flush);
+      }
+    }, LOG_FLUSH_INTERVAL_MS);
+    flush.unref();
+    return destination;
+  }
+
   /** Nest passes the context (a class name) as the last string argument. */
   private write(level: Level, message: unknown, rest: unknown[]): void {
     if (!this.pino.isLevelEnabled(level)) return;
+    this.flushesSinceLine = 0;
     const last = rest.length - 1;
     const tail = rest[last];
     const context = typeof tail === 'string' ? tail : undefined;
