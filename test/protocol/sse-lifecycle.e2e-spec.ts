@@ -116,8 +116,14 @@ describe('SSE connect/disconnect cycles', () => {
     expect(hub.openCount).toBe(0);
     expect(sessions.size).toBe(baseline.sessions);
     expect(session.closeListenerCount).toBe(baseline.listeners);
-    // Every keep-alive interval was cleared: no slack needed, none is allowed.
-    expect(timeoutCount()).toBeLessThanOrEqual(baseline.timeouts);
+    // Every keep-alive interval was cleared (the hub's own count is 0 above). Process-wide, a
+    // socket's idle timer may still be settling a moment after the last abort; a leaked
+    // interval never goes away, so waiting for the count to come back still catches one.
+    await waitUntil(
+      () => timeoutCount() <= baseline.timeouts,
+      5_000,
+      () => `${timeoutCount()} timers against ${baseline.timeouts} at the start`,
+    );
     // The streamable session survived all of it and still serves.
     const res = await ping(gateway, sessionId);
     expect(JSON.parse(res.text)).toEqual({ jsonrpc: '2.0', id: 'p', result: {} });
