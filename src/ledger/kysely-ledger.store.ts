@@ -23,11 +23,11 @@ const MIGRATION_ATTEMPTS = 5;
 
 /**
  * The ledger over Kysely: one query layer for SQLite (embedded) and
- * PostgreSQL (scale-out). Each append is a single multi-row INSERT, which
- * both engines commit atomically as one implicit transaction, together with
- * what its triggers add to the usage summary that usage() and spendSince() read.
- * On SQLite, appends skip Kysely: rows are committed to `ledger_inbox` and
- * moved into `ledger` shortly after, or before any read (sqlite-ledger-inbox.ts).
+ * PostgreSQL (scale-out). Rows reach `ledger` in transactions that also carry
+ * what its triggers add to the usage summary usage() and spendSince() read.
+ * On PostgreSQL each append is one multi-row INSERT into `ledger`. On SQLite
+ * appends skip Kysely: rows are committed to `ledger_inbox` and moved into
+ * `ledger` shortly after, or before any read (sqlite-ledger-inbox.ts).
  */
 export class KyselyLedgerStore implements LedgerStore {
   private readonly db: Kysely<LedgerDatabase>;
