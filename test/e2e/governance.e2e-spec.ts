@@ -344,7 +344,8 @@ describe.each<TransportName>(['http', 'stdio'])('governance over %s', (transport
       mainConfigPath,
       'mcp_server:\n  governance:\n    clients:\n      beta:\n        quota: { monthly_budget: -1 }\n',
     );
-    await delay(600);
+    // Long enough for the file's next poll (every 500 ms) and the settle delay to have passed.
+    await delay(1_300);
     expect(((await call(beta, 'gov_free')).body.error as Json).code).toBe(-32001);
     expectResult(await call(beta, 'gov_costly'));
 

@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { loadGatewayConfig } from '../../config/config.loader';
 import { GatewayConfig } from '../../config/gateway-config';
 import { GovernanceRedis } from '../redis/governance-redis';
-import { ConfigFileReloader } from './config-file.reloader';
+import { CONFIG_POLL_MS, ConfigFileReloader } from './config-file.reloader';
 import { GovernanceRules } from './governance-rules';
 import { GovernanceRulesUpdater } from './governance-rules.updater';
 import { GovernanceRulesValidator } from './governance-rules.validator';
@@ -53,6 +53,31 @@ describe('ConfigFileReloader', () => {
     expect(perMinute()).toBe(7);
     writeFileSync(file, fileWith(9));
     await eventually(() => perMinute() === 9);
+  });
+
+  it('takes a file that replaced the old one (editors and mv swap the inode)', async () => {
+    const replacement = join(dir, 'gateway.yaml.new');
+    writeFileSync(replacement, fileWith(13));
+    renameSync(replacement, file);
+    await eventually(() => perMinute() === 13);
+  });
+
+  it('reloads a file that was removed and then written again', async () => {
+    rmSync(file);
+    await delay(CONFIG_POLL_MS * 2);
+    expect(perMinute()).toBe(7);
+    writeFileSync(file, fileWith(17));
+    await eventually(() => perMinute() === 17);
+  });
+
+  it('is not woken by writes to other files in the directory (a ledger beside the config)', async () => {
+    const reloads = jest.spyOn(reloader, 'reload');
+    const sibling = join(dir, 'ledger.db-wal');
+    for (let i = 0; i < 20; i++) {
+      writeFileSync(sibling, `frame ${i}`);
+      await delay(CONFIG_POLL_MS / 5);
+    }
+    expect(reloads).not.toHaveBeenCalled();
   });
 
   it('reloads on SIGHUP', async () => {

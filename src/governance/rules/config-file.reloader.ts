@@ -6,14 +6,16 @@ import {
   OnModuleInit,
   Optional,
 } from '@nestjs/common';
-import { FSWatcher, watch } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { stat, statSync, Stats } from 'node:fs';
 import { GATEWAY_CONFIG_SOURCE } from '../../config/config.constants';
 import { loadGatewayConfig } from '../../config/config.loader';
 import { GovernanceRulesUpdater } from './governance-rules.updater';
 
 /** Editors write a file in several steps; one reload after they settle. */
 const SETTLE_MS = 150;
+
+/** How often the file's stat is compared with the last one. */
+export const CONFIG_POLL_MS = 500;
 
 /**
  * Reloads the governance rules from the config file when it changes and on
@@ -24,7 +26,9 @@ const SETTLE_MS = 150;
 @Injectable()
 export class ConfigFileReloader implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('Governance');
-  private watcher?: FSWatcher;
+  private poller?: NodeJS.Timeout;
+  /** What the file was when last looked at (`missing` when it was not there). */
+  private seen?: string;
   private timer?: NodeJS.Timeout;
   private readonly onSighup = () => void this.reload('sighup');
 
@@ -41,7 +45,8 @@ export class ConfigFileReloader implements OnModuleInit, OnApplicationShutdown {
   onApplicationShutdown(): void {
     process.off('SIGHUP', this.onSighup);
     clearTimeout(this.timer);
-    this.watcher?.close();
+    clearInterval(this.poller);
+    this.poller = undefined;
   }
 
   /** Resolves once the file has been read and the rules replaced (or kept). */
@@ -61,21 +66,47 @@ export class ConfigFileReloader implements OnModuleInit, OnApplicationShutdown {
     await this.updater.update(governance, trigger);
   }
 
-  /** The directory is watched, not the file: editors and `mv` replace the file's inode. */
+  /**
+   * The file's stat is polled, not watched with inotify: editors, `mv` and
+   * Kubernetes' ConfigMap symlink swap replace the file's inode, so an
+   * inotify watch would have to be on the directory, and a directory watch
+   * wakes the process for every write to any file in it (the SQLite ledger
+   * and its WAL often live beside the config: one wake-up per call).
+   */
   private watch(file: string): void {
-    const name = basename(file);
-    try {
-      this.watcher = watch(dirname(file), { persistent: false }, (_event, changed) => {
-        if (changed !== null && changed !== name) return;
+    // Taken now, synchronously: a change made from here on is seen by the first poll.
+    this.seen = identityOf(statIfReadable(file));
+    this.poller = setInterval(() => {
+      stat(file, (err, stats) => {
+        if (this.poller === undefined) return;
+        const now = identityOf(err ? undefined : stats);
+        if (now === this.seen) return;
+        this.seen = now;
+        // A removed file has nothing to load; it is read again once it is back.
+        if (now === MISSING) return;
         clearTimeout(this.timer);
         this.timer = setTimeout(() => void this.reload('file'), SETTLE_MS);
         this.timer.unref();
       });
-      this.watcher.on('error', (err) =>
-        this.logger.warn({ msg: 'config file watch stopped', file, error: err.message }),
-      );
-    } catch (err) {
-      this.logger.warn({ msg: 'config file not watched', file, error: String(err) });
-    }
+    }, CONFIG_POLL_MS);
+    this.poller.unref();
+  }
+}
+
+const MISSING = 'missing';
+
+/** Inode, size and change times: what differs when the file is written or replaced. */
+function identityOf(stats: Stats | undefined): string {
+  return stats
+    ? `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`
+    : MISSING;
+}
+
+/** Unreadable counts as missing: the next poll looks again. */
+function statIfReadable(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
   }
 }
