@@ -20,6 +20,7 @@ import {
   JsonRpcResponse,
 } from './json-rpc.types';
 import { CallObservers } from './call-observers';
+import { InflightRequests } from './inflight-requests';
 import { DispatchedRequestContext } from './dispatched-request.context';
 import { McpMethodEntry, McpMethodRegistry } from './mcp-method.registry';
 import { McpRequestContext } from './mcp-request-context';
@@ -50,6 +51,7 @@ export class JsonRpcDispatcher {
     private readonly errors: JsonRpcErrorMapper,
     private readonly metrics: McpMetrics,
     private readonly observers: CallObservers,
+    private readonly inflight: InflightRequests,
   ) {}
 
   dispatchFrame(raw: string | Buffer, inbound: InboundContext): Promise<DispatchResult> {
@@ -143,6 +145,19 @@ export class JsonRpcDispatcher {
   }
 
   private async invoke(
+    entry: McpMethodEntry,
+    request: JsonRpcRequest,
+    inbound: InboundContext,
+  ): Promise<JsonRpcResponse | undefined> {
+    this.inflight.begin();
+    try {
+      return await this.invokeCounted(entry, request, inbound);
+    } finally {
+      this.inflight.end();
+    }
+  }
+
+  private async invokeCounted(
     entry: McpMethodEntry,
     request: JsonRpcRequest,
     inbound: InboundContext,

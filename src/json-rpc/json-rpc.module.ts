@@ -4,6 +4,7 @@ import { CallObservers } from './call-observers';
 import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
 import { JsonRpcExceptionFilter } from './json-rpc-exception.filter';
 import { JsonRpcDispatcher } from './json-rpc.dispatcher';
+import { InflightRequests } from './inflight-requests';
 import { McpMethodRegistry } from './mcp-method.registry';
 
 /**
@@ -19,6 +20,7 @@ import { McpMethodRegistry } from './mcp-method.registry';
     JsonRpcErrorMapper,
     JsonRpcExceptionFilter,
     CallObservers,
+    InflightRequests,
   ],
   exports: [
     McpMethodRegistry,
@@ -26,6 +28,7 @@ import { McpMethodRegistry } from './mcp-method.registry';
     JsonRpcErrorMapper,
     JsonRpcExceptionFilter,
     CallObservers,
+    InflightRequests,
   ],
 })
 export class JsonRpcModule {}

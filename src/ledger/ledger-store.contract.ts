@@ -300,6 +300,34 @@ export function defineLedgerStoreContract(target: LedgerStoreTarget): void {
       expect(writer.stats).toEqual({ batches: 1, rows: 1, failedRows: 0 });
     });
 
+    it('starts the commit at once when the call load says the call is alone, batches otherwise', async () => {
+      const store = await freshStore();
+      const append = jest.spyOn(store, 'append');
+      const load = { count: 1 };
+      const writer = new LedgerWriter(store, 100, load);
+
+      const lone = writer.record(ledgerRow({ requestId: 'a:lone' }));
+      // Synchronously: nothing could have joined this row, so nothing waited for the turn to end.
+      expect(append).toHaveBeenCalledTimes(1);
+      await lone;
+
+      load.count = 3;
+      const busy = [
+        writer.record(ledgerRow({ requestId: 'a:1' })),
+        writer.record(ledgerRow({ requestId: 'a:2' })),
+      ];
+      expect(append).toHaveBeenCalledTimes(1);
+      await Promise.all(busy);
+      // Both rows of the busy turn shared one commit.
+      expect(append).toHaveBeenCalledTimes(2);
+      expect(append.mock.calls[1][0].map((row) => row.requestId)).toEqual(['a:1', 'a:2']);
+      expect((await allRows(store)).map((row) => row.requestId).sort()).toEqual([
+        'a:1',
+        'a:2',
+        'a:lone',
+      ]);
+    });
+
     it('rejects every row of a batch whose commit fails, and drain() settles', async () => {
       const store = await freshStore();
       const writer = new LedgerWriter(store);

@@ -4,6 +4,8 @@ import { GatewayConfig } from '../config/gateway-config';
 import { KyselyLedgerStore } from './kysely-ledger.store';
 import { ledgerConnectionFromConfig } from './ledger-connection';
 import { LEDGER_STORE, LedgerStore } from './ledger-store';
+import { InflightRequests } from '../json-rpc/inflight-requests';
+import { LEDGER_MAX_BATCH_ROWS } from './ledger.constants';
 import { LedgerWriter } from './ledger.writer';
 
 /** The store for `ledger.driver`, migrated before anything can record a call. */
@@ -24,6 +26,7 @@ export const ledgerStoreProvider: Provider = {
 
 export const ledgerWriterProvider: Provider = {
   provide: LedgerWriter,
-  inject: [LEDGER_STORE],
-  useFactory: (store: LedgerStore) => new LedgerWriter(store),
+  inject: [LEDGER_STORE, InflightRequests],
+  useFactory: (store: LedgerStore, inflight: InflightRequests) =>
+    new LedgerWriter(store, LEDGER_MAX_BATCH_ROWS, inflight),
 };

@@ -17,12 +17,19 @@ export interface LedgerWriterStats {
   failedRows: number;
 }
 
+/** How many calls are running (the dispatcher's InflightRequests). */
+export interface CallLoad {
+  readonly count: number;
+}
+
 /**
  * Group commit. `record()` resolves once the row's commit is durable. Rows
  * queued in the same turn of the event loop share one commit; one commit
  * runs at a time, and the rows that arrive while it runs share the next. A
  * lone row waits for no timer: the flush starts on the next turn
- * (setImmediate), which only gathers what is already queued.
+ * (setImmediate), which only gathers what is already queued; and when the
+ * call load says this call is the only one running, nothing could join, so
+ * the commit starts at once.
  * Provided by a factory in LedgerModule (the batch size is not injectable).
  */
 export class LedgerWriter {
@@ -33,12 +40,13 @@ export class LedgerWriter {
   constructor(
     private readonly store: LedgerStore,
     private readonly maxBatchRows: number = LEDGER_MAX_BATCH_ROWS,
+    private readonly load?: CallLoad,
   ) {}
 
   record(row: LedgerRow): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ row, resolve, reject });
-      this.flushing ??= this.flush();
+      this.flushing ??= this.flush(this.load !== undefined && this.load.count <= 1);
     });
   }
 
@@ -47,8 +55,8 @@ export class LedgerWriter {
     while (this.flushing) await this.flushing;
   }
 
-  private async flush(): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+  private async flush(alone: boolean): Promise<void> {
+    if (!alone) await new Promise<void>((resolve) => setImmediate(resolve));
     for (;;) {
       const batch = this.queue.splice(0, this.maxBatchRows);
       if (batch.length === 0) {

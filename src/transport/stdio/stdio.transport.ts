@@ -94,6 +94,8 @@ export class StdioTransport {
   private async handleLine(line: Buffer, session: McpSession, sink: StdoutSink): Promise<void> {
     const response = await this.dispatcher.dispatchFrame(line, { session, sink });
     if (response !== undefined) sink.send(response);
+    // The only line in flight: no other answer can share the write, so it goes now.
+    if (this.inflight.size <= 1) sink.flush();
   }
 
   private track(work: Promise<void>): void {

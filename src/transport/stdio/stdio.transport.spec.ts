@@ -1,0 +1,110 @@
+import { Test, TestingModule } from '@nestjs/testing';
+import { PassThrough } from 'node:stream';
+import { GENEROUS_QUOTA, tempLedgerPath } from '../../../test/support/test-defaults';
+import { AppModule } from '../../app.module';
+import { loadGatewayConfig } from '../../config/config.loader';
+import { StdioTransport } from './stdio.transport';
+
+const CHECK_STOCK = { name: 'inventory_check_stock', arguments: { skus: ['TENT-2P-UL'] } };
+
+/**
+ * The stdio transport in the gateway's own graph (demo pack, governance and
+ * the SQLite ledger on), fed through in-process streams so that the test
+ * can see when, relative to the event loop, each answer is written.
+ */
+describe('StdioTransport: when answers are written', () => {
+  let app: TestingModule;
+  let input: PassThrough;
+  let chunks: string[];
+  let nextId = 1;
+
+  const send = (...messages: unknown[]) =>
+    input.write(messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
+  const request = (method: string, params: Record<string, unknown>) => ({
+    jsonrpc: '2.0',
+    id: nextId++,
+    method,
+    params,
+  });
+
+  /** Resolves with the next chunk written to stdout, and how many event-loop turns passed first. */
+  function nextWrite(output: PassThrough): Promise<{ chunk: string; turns: number }> {
+    let turns = 0;
+    let ticker = setImmediate(function tick() {
+      turns++;
+      ticker = setImmediate(tick);
+    });
+    return new Promise((resolve) =>
+      output.once('data', (chunk: Buffer) => {
+        clearImmediate(ticker);
+        resolve({ chunk: chunk.toString('utf8'), turns });
+      }),
+    );
+  }
+
+  let output: PassThrough;
+
+  beforeAll(async () => {
+    const config = loadGatewayConfig({
+      env: {},
+      overrides: {
+        ledger: { sqlite_path: tempLedgerPath() },
+        governance: { default_quota: GENEROUS_QUOTA },
+      },
+    });
+    app = await Test.createTestingModule({
+      imports: [AppModule.forRoot({ transport: 'stdio', config })],
+    }).compile();
+    app.useLogger(false);
+    await app.init();
+    input = new PassThrough();
+    output = new PassThrough();
+    chunks = [];
+    output.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
+    void app.get(StdioTransport).run(input, output, {});
+    const initialized = nextWrite(output);
+    send(
+      request('initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'spec', version: '1' },
+      }),
+    );
+    await initialized;
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    // Warm-up: the first call of a client loads its month's spend from the ledger.
+    const warm = nextWrite(output);
+    send(request('tools/call', CHECK_STOCK));
+    await warm;
+  });
+
+  afterAll(async () => {
+    input.end();
+    await app?.close();
+  });
+
+  it('writes the answer of the only call in flight at once: ledger commit and write wait for no turn', async () => {
+    const written = nextWrite(output);
+    send(request('tools/call', CHECK_STOCK));
+    const { chunk, turns } = await written;
+
+    const answer = JSON.parse(chunk) as { id: number; result?: { isError?: boolean } };
+    expect(answer.id).toBe(nextId - 1);
+    expect(answer.result?.isError).toBeFalsy();
+    expect(turns).toBe(0);
+  });
+
+  it('writes the answers of calls in flight together in one write', async () => {
+    const before = chunks.length;
+    const written = nextWrite(output);
+    const calls = [request('tools/call', CHECK_STOCK), request('tools/call', CHECK_STOCK)];
+    send(...calls);
+    const { chunk } = await written;
+
+    const lines = chunk.trimEnd().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { id: number }).id).sort()).toEqual(
+      calls.map((call) => call.id),
+    );
+    expect(chunks).toHaveLength(before + 1);
+  });
+});
