@@ -42,6 +42,31 @@ export function toColumns(row: LedgerRow): Insertable<LedgerTable> {
   };
 }
 
+/**
+ * The same values as toColumns, as an array in LEDGER_INSERTED_COLUMNS
+ * order: a prepared statement binds positional values without looking each
+ * one up by name (the SQLite inbox insert, once per call).
+ */
+export function toColumnValues(row: LedgerRow): unknown[] {
+  return [
+    Math.trunc(row.time),
+    row.requestId,
+    row.traceId,
+    row.clientId,
+    row.sessionId,
+    row.transport,
+    row.method,
+    row.target,
+    row.arguments,
+    row.outcome,
+    row.errorCode,
+    row.denialReason,
+    Math.round(row.durationMs),
+    row.cost,
+    Math.round(row.resultBytes),
+  ];
+}
+
 export function fromColumns(columns: Selectable<LedgerTable>): StoredLedgerRow {
   return {
     id: Number(columns.id),

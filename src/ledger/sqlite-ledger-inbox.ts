@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { LedgerRow } from './ledger-row';
-import { LEDGER_INSERTED_COLUMNS, toColumns } from './ledger-row.columns';
+import { LEDGER_INSERTED_COLUMNS, toColumnValues } from './ledger-row.columns';
 
 /**
  * The SQLite ledger's write path. A call's row must be committed before its
@@ -29,10 +29,10 @@ export class SqliteLedgerInbox {
   /** The tables must exist (migrations have run). */
   constructor(db: Database.Database) {
     const names = LEDGER_INSERTED_COLUMNS.join(', ');
-    const values = LEDGER_INSERTED_COLUMNS.map((column) => `@${column}`).join(', ');
-    this.insert = db.prepare(`insert into ledger_inbox (${names}) values (${values})`);
+    const placeholders = LEDGER_INSERTED_COLUMNS.map(() => '?').join(', ');
+    this.insert = db.prepare(`insert into ledger_inbox (${names}) values (${placeholders})`);
     this.insertMany = db.transaction((rows: readonly LedgerRow[]) => {
-      for (const row of rows) this.insert.run(toColumns(row));
+      for (const row of rows) this.insert.run(toColumnValues(row));
     });
     this.hasRows = db.prepare<[], { one: number }>('select 1 as one from ledger_inbox limit 1');
     const lastOfBatch = db.prepare<[number], { last: number | null }>(
@@ -53,7 +53,7 @@ export class SqliteLedgerInbox {
 
   /** Commits the rows to the inbox: one statement for a lone row, one transaction for several. */
   append(rows: readonly LedgerRow[]): void {
-    if (rows.length === 1) this.insert.run(toColumns(rows[0]));
+    if (rows.length === 1) this.insert.run(toColumnValues(rows[0]));
     else if (rows.length > 1) this.insertMany(rows);
   }
 
