@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Transform, Type as TransformTo } from 'class-transformer';
+import { plainToInstance, Transform, Type as TransformTo } from 'class-transformer';
 import {
   IsBoolean,
   IsIn,
@@ -20,6 +20,16 @@ import { Nullable } from './schema/schema.decorators';
 import { generateDtoSchema } from './schema/dto-schema.generator';
 import { classValidatorAccepts } from './schema/testing/parity';
 import { compileSchemaExactCheck } from './schema-exact-dto.check';
+import { instanceOfAccepted } from './tool-arguments.validator';
+
+class WithDefault {
+  @IsString() name!: string;
+  @IsOptional() @IsInt() limit?: number = 10;
+
+  describe(): string {
+    return `${this.name}:${this.limit}`;
+  }
+}
 
 class Flat {
   @IsString() @MinLength(2) @MaxLength(5) name!: string;
@@ -109,5 +119,15 @@ describe('compileSchemaExactCheck', () => {
     ['@Nullable', NullableField],
   ])('leaves a DTO with %s to class-validator alone', (_what, dto: Type) => {
     expect(check(dto)).toBeUndefined();
+  });
+
+  it('hands the handler what plainToInstance makes of accepted arguments: the class, its defaults', () => {
+    expect(check(WithDefault)).toBeDefined();
+    for (const args of [{ name: 'a' }, { name: 'b', limit: 3 }]) {
+      const fast = instanceOfAccepted(WithDefault, args);
+      expect(fast).toBeInstanceOf(WithDefault);
+      expect(fast).toEqual(plainToInstance(WithDefault, args));
+    }
+    expect((instanceOfAccepted(WithDefault, { name: 'a' }) as WithDefault).describe()).toBe('a:10');
   });
 });

@@ -22,8 +22,8 @@ export async function validateArguments(
   args: Record<string, unknown>,
   accepts?: ArgumentsAcceptance,
 ): Promise<object> {
+  if (accepts?.(args)) return instanceOfAccepted(dto, args);
   const instance = plainToInstance(dto, args) as object;
-  if (accepts?.(args)) return instance;
   const errors = await validate(instance, {
     whitelist: true,
     forbidNonWhitelisted: true,
@@ -37,6 +37,29 @@ export async function validateArguments(
     tool: toolName,
     errors: fields,
   });
+}
+
+/**
+ * The DTO instance plainToInstance makes of arguments the schema-exact check
+ * accepted, without its per-call metadata walk: such a DTO has no
+ * class-transformer decorators, so plainToInstance copies each value as it
+ * is onto `new dto()`, skipping `__proto__`, `constructor` and a key the
+ * class serves with a method or a getter-only accessor. An object value
+ * (an enum of objects) would be copied deeply: that case goes to
+ * plainToInstance itself. Parity is checked in the DTO property test.
+ */
+export function instanceOfAccepted(dto: Type, args: Record<string, unknown>): object {
+  const instance = new dto() as Record<string, unknown>;
+  const prototype = dto.prototype as object;
+  for (const key of Object.keys(args)) {
+    const value = args[key];
+    if (typeof value === 'object' && value !== null) return plainToInstance(dto, args) as object;
+    if (key === '__proto__' || key === 'constructor') continue;
+    const accessor = Object.getOwnPropertyDescriptor(prototype, key);
+    if ((accessor && !accessor.set) || instance[key] instanceof Function) continue;
+    instance[key] = value;
+  }
+  return instance;
 }
 
 /** Arguments of a handler that takes none: only an empty object passes. */

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
+import { plainToInstance } from 'class-transformer';
 import fc from 'fast-check';
 import { compileSchemaExactCheck } from '../schema-exact-dto.check';
+import { instanceOfAccepted } from '../tool-arguments.validator';
 import { generateDtoSchema } from './dto-schema.generator';
 import { createAjv } from './testing/ajv';
 import { buildDtoClass, classShape, ClassShape } from './testing/dto-shapes';
@@ -57,7 +59,14 @@ describe('generateDtoSchema on random DTO shapes', () => {
             input,
             verdict: { schema: true, classValidator: true },
           });
-          if (accepts) expect(accepts(input as Record<string, unknown>)).toBe(true);
+          if (accepts) {
+            const args = input as Record<string, unknown>;
+            expect(accepts(args)).toBe(true);
+            // What the handler gets on the fast path is what plainToInstance would have made.
+            const fast = instanceOfAccepted(dto, args);
+            expect(Object.getPrototypeOf(fast)).toBe(dto.prototype);
+            expect({ ...fast }).toEqual({ ...(plainToInstance(dto, args) as object) });
+          }
         }
         for (const input of [...mutants, ...valid.flatMap((v) => systematicMutants(v, shape))]) {
           const schemaVerdict = validate(input);
