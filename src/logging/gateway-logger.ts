@@ -1,6 +1,7 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger as Pino } from 'pino';
 import { LoggingConfig } from '../config/gateway-config';
+import { LineBlockStream } from './line-block.stream';
 
 type Level = 'debug' | 'info' | 'warn' | 'error' | 'trace';
 
@@ -9,11 +10,10 @@ const LOG_BUFFER_BYTES = 4096;
 /** The longest a line waits in that buffer. */
 const LOG_FLUSH_INTERVAL_MS = 100;
 /**
- * Flushes after the last line before the timer rests: a flush that meets a
- * write still under way writes nothing (sonic-boom keeps the rest until the
- * next one), so one more follows.
+ * Flushes after the last line before the timer rests: one hands the last
+ * block to sonic-boom, which writes it once any write under way is done.
  */
-const LOG_IDLE_FLUSHES = 3;
+const LOG_IDLE_FLUSHES = 1;
 
 /**
  * Nest's logger backed by pino, writing to stderr only: in stdio mode stdout
@@ -61,24 +61,29 @@ export class GatewayLogger implements LoggerService {
    * stderr, written asynchronously in blocks of LOG_BUFFER_BYTES, or what
    * has gathered every LOG_FLUSH_INTERVAL_MS: a governance decision is logged
    * for every call, and a write per line cost a system call and an event-loop
-   * wake-up per call. pino writes what is left synchronously when the process
-   * exits; a process killed outright loses at most that last moment of lines
-   * (the ledger, not the log, is the record of calls).
+   * wake-up per call. Lines gather in a LineBlockStream (an array, joined
+   * once per block) and sonic-boom writes the blocks; both write what is left
+   * synchronously when the process exits. A process killed outright loses at
+   * most that last moment of lines (the ledger, not the log, is the record of
+   * calls).
    */
   private bufferedStderr(): pino.DestinationStream {
-    const destination = pino.destination({ dest: 2, sync: false, minLength: LOG_BUFFER_BYTES });
+    const blocks = new LineBlockStream(
+      pino.destination({ dest: 2, sync: false }),
+      LOG_BUFFER_BYTES,
+    );
     const flush = setInterval(() => {
       if (this.flushesSinceLine >= LOG_IDLE_FLUSHES) return;
       this.flushesSinceLine++;
       try {
-        destination.flush();
+        blocks.flush();
       } catch {
-        // Closed at exit, after pino wrote what was left.
+        // Closed at exit, after the last lines were written.
         clearInterval(flush);
       }
     }, LOG_FLUSH_INTERVAL_MS);
     flush.unref();
-    return destination;
+    return blocks;
   }
 
   /** Nest passes the context (a class name) as the last string argument. */
