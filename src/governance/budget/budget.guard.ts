@@ -37,12 +37,15 @@ export class BudgetGuard implements CanActivate {
     call.context.call.estimatedCost = estimate;
     if (!this.rules.enabled) return true;
 
-    let spend: number;
-    try {
-      spend = await this.spend.current(call.clientId);
-    } catch (err) {
-      this.failures.handle(call, 'budget', err);
-      return true;
+    // In-process, a cached spend is read without a promise: this runs on every call.
+    let spend = this.spend.cachedNow(call.clientId);
+    if (spend === undefined) {
+      try {
+        spend = await this.spend.current(call.clientId);
+      } catch (err) {
+        this.failures.handle(call, 'budget', err);
+        return true;
+      }
     }
     const quota = this.quotas.quotaFor(call.clientId);
     const verdict = evaluateBudget({ spend, estimate, quota, now: Date.now() });

@@ -12,7 +12,11 @@ export class MemorySpendStore implements SpendStore {
   constructor(private readonly clock: () => number = Date.now) {}
 
   get(clientId: string, month: string): Promise<number | undefined> {
-    return Promise.resolve(this.live(key(clientId, month))?.value);
+    return Promise.resolve(this.getNow(clientId, month));
+  }
+
+  getNow(clientId: string, month: string): number | undefined {
+    return this.live(key(clientId, month))?.value;
   }
 
   seed(clientId: string, month: string, value: number, ttlMs: number): Promise<number> {

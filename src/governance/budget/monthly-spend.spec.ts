@@ -122,6 +122,17 @@ describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
     expect(evaluateBudget({ spend: 0, estimate: 2, quota, now: clock }).allowed).toBe(true);
   });
 
+  it('answers from the in-process cache synchronously once seeded, per month', async () => {
+    await ledger.append([ledgerRow(at('2026-01-10T00:00:00Z'), 5)]);
+    expect(spend.cachedNow(CLIENT, clock)).toBeUndefined();
+    expect(await spend.current(CLIENT, clock)).toBe(5);
+    expect(spend.cachedNow(CLIENT, clock)).toBe(5);
+    await spend.callCompleted(completed(clock, 2));
+    expect(spend.cachedNow(CLIENT, clock)).toBe(7);
+    // Another month has no cached spend until it is read.
+    expect(spend.cachedNow(CLIENT, at('2026-02-01T00:00:00Z'))).toBeUndefined();
+  });
+
   it('reads the ledger once for many calls arriving together', async () => {
     await ledger.append([ledgerRow(at('2026-01-10T00:00:00Z'), 5)]);
     const values = await Promise.all(

@@ -67,6 +67,14 @@ export class MonthlySpend implements CallObserver, OnModuleInit {
     return seeding;
   }
 
+  /**
+   * The cached spend when the cache answers synchronously (in-process) and
+   * holds one; otherwise undefined, and current() reads it (or the ledger).
+   */
+  cachedNow(clientId: string, now = Date.now()): number | undefined {
+    return this.store.getNow?.(clientId, utcMonthKey(now));
+  }
+
   /** Never rejects: a failure here would turn an answered call into an error. */
   async callCompleted(call: CompletedCall): Promise<void> {
     const cost = chargedCost(call);

@@ -8,6 +8,8 @@ export const SPEND_STORE = Symbol('SPEND_STORE');
 export interface SpendStore {
   /** The cached spend, or undefined when there is none (expired, never read). */
   get(clientId: string, month: string): Promise<number | undefined>;
+  /** get(), answered synchronously, by a store that can (the in-process one). */
+  getNow?(clientId: string, month: string): number | undefined;
   /** Caches `value` (read from the ledger) unless a value is cached already; resolves with the cached one. */
   seed(clientId: string, month: string, value: number, ttlMs: number): Promise<number>;
   /**

@@ -41,7 +41,18 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationSh
     blockDuration: number,
     throttlerName: string,
   ): Promise<ThrottlerStorageRecord> {
-    return Promise.resolve(this.hit(`${throttlerName}:${key}`, ttl, limit, blockDuration));
+    return Promise.resolve(this.incrementNow(key, ttl, limit, blockDuration, throttlerName));
+  }
+
+  /** increment(), answered synchronously: the counters are in this process. */
+  incrementNow(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): ThrottlerStorageRecord {
+    return this.hit(`${throttlerName}:${key}`, ttl, limit, blockDuration);
   }
 
   /** Counters currently held (for tests and the sweep). */
@@ -61,7 +72,12 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationSh
     clearInterval(this.sweeper);
   }
 
-  private hit(key: string, ttl: number, limit: number, blockDuration: number) {
+  private hit(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+  ): ThrottlerStorageRecord {
     const now = this.now();
     let counter = this.counters.get(key);
     if (counter && counter.blockedUntil > now) {

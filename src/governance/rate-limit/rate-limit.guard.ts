@@ -17,10 +17,14 @@ import { GovernedTools } from '../governed-tools';
 import { QuotaPolicy } from '../quota/quota.policy';
 import { GovernanceRules } from '../rules/governance-rules';
 import { StoreFailurePolicy } from '../store-failure.policy';
+import { MemoryThrottlerStorage } from './memory-throttler.storage';
+import { ThrottlerStorageRecord } from './throttler-record';
 
-/** One throttler's window as it applies to this call. */
-interface ThrottlerWindow {
+/** One window of a throttler as it applies to this call, and the key it counts under. */
+interface CountedWindow {
   name: string;
+  scope: WindowState['scope'];
+  key: string;
   limit: number;
   ttl: number;
   blockDuration: number;
@@ -38,10 +42,14 @@ interface ThrottlerWindow {
  * (@Throttle, @SkipThrottle and kin) through reflect-metadata, which cost
  * more than the count itself, and builds an HTTP request/response pair to
  * find a tracker; MCP handlers carry no such decorators (a tool declares its
- * limits with `rateLimits`) and the tracker is the client id.
+ * limits with `rateLimits`) and the tracker is the client id. In-process
+ * counters are counted synchronously (no promise per window on every call);
+ * Redis counters one window after another, as before.
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
+  private readonly inProcess?: MemoryThrottlerStorage;
+
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storage: ThrottlerStorage,
@@ -54,66 +62,95 @@ export class RateLimitGuard extends ThrottlerGuard {
     private readonly failures: StoreFailurePolicy,
   ) {
     super(options, storage, reflector);
+    if (storage instanceof MemoryThrottlerStorage) this.inProcess = storage;
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const call = governedCallOf(context);
     if (!call || !this.rules.enabled) return true;
     try {
-      await this.countCall(call, context);
+      const counting = this.countFrom(call, this.windowsOf(call, context), 0);
+      if (counting) await counting;
     } catch (err) {
-      if (err instanceof GatewayError) throw err;
-      this.failures.handle(call, 'rate_limit', err);
-      return true;
+      return this.storeFailed(call, err);
     }
+    return this.allowed(call);
+  }
+
+  private allowed(call: GovernedCall): true {
     this.writeHeaders(call, this.state.tightestWindow(call.context));
     this.decisions.allow(call, this.state.remaining(call.context));
     return true;
   }
 
-  /** Each throttler in turn (minute, then day), with its limits as they stand for this client now. */
-  private async countCall(call: GovernedCall, context: ExecutionContext): Promise<void> {
-    for (const throttler of this.throttlers) {
-      if (throttler.skipIf?.(context)) continue;
-      const ttl = resolvedNumber(throttler, 'ttl', context);
-      await this.countWindows(call, {
-        name: throttler.name ?? 'default',
-        limit: resolvedNumber(throttler, 'limit', context),
-        ttl,
-        blockDuration: resolvedNumber(throttler, 'blockDuration', context, ttl),
-      });
-    }
+  /** A refusal is thrown on; a store that failed is let through or refused by the failure policy. */
+  private storeFailed(call: GovernedCall, err: unknown): true {
+    if (err instanceof GatewayError) throw err;
+    this.failures.handle(call, 'rate_limit', err);
+    return true;
   }
 
   /**
-   * Counts one call in each window of a throttler that applies (the tool's
-   * first), refusing at the first that is full. The tracker is the client id.
+   * Every window that applies, in the order they are counted: for each
+   * throttler (minute, then day), with its limits as they stand for this
+   * client now, the tool's own window first, then the client's.
    */
-  private async countWindows(call: GovernedCall, window: ThrottlerWindow): Promise<void> {
-    const { name, ttl, blockDuration } = window;
-    const toolLimit = this.toolLimit(call, name);
-    if (toolLimit !== undefined) {
-      const key = `${call.clientId}|tool:${call.target}`;
-      await this.count(call, name, 'tool', key, toolLimit, ttl, blockDuration);
+  private windowsOf(call: GovernedCall, context: ExecutionContext): CountedWindow[] {
+    const windows: CountedWindow[] = [];
+    for (const throttler of this.throttlers) {
+      if (throttler.skipIf?.(context)) continue;
+      const name = throttler.name ?? 'default';
+      const ttl = resolvedNumber(throttler, 'ttl', context);
+      const blockDuration = resolvedNumber(throttler, 'blockDuration', context, ttl);
+      const toolLimit = this.toolLimit(call, name);
+      if (toolLimit !== undefined) {
+        const key = `${call.clientId}|tool:${call.target}`;
+        windows.push({ name, scope: 'tool', key, limit: toolLimit, ttl, blockDuration });
+      }
+      const limit = resolvedNumber(throttler, 'limit', context);
+      windows.push({ name, scope: 'client', key: call.clientId, limit, ttl, blockDuration });
     }
-    await this.count(call, name, 'client', call.clientId, window.limit, ttl, blockDuration);
+    return windows;
   }
 
-  private async count(
+  /**
+   * Counts one call in each window from `index` on, refusing at the first
+   * that is full. Returns nothing when every count was answered at once
+   * (in-process counters), else a promise for the rest.
+   */
+  private countFrom(
     call: GovernedCall,
-    name: string,
-    scope: WindowState['scope'],
-    key: string,
-    limit: number,
-    ttl: number,
-    blockDuration: number,
-  ): Promise<void> {
-    const record = await this.storageService.increment(key, ttl, limit, blockDuration, name);
+    windows: CountedWindow[],
+    index: number,
+  ): Promise<void> | undefined {
+    for (let i = index; i < windows.length; i++) {
+      const { key, ttl, limit, blockDuration, name } = windows[i];
+      if (this.inProcess) {
+        this.counted(
+          call,
+          windows[i],
+          this.inProcess.incrementNow(key, ttl, limit, blockDuration, name),
+        );
+        continue;
+      }
+      return this.storageService.increment(key, ttl, limit, blockDuration, name).then((record) => {
+        this.counted(call, windows[i], record);
+        return this.countFrom(call, windows, i + 1);
+      });
+    }
+    return undefined;
+  }
+
+  private counted(
+    call: GovernedCall,
+    counted: CountedWindow,
+    record: ThrottlerStorageRecord,
+  ): void {
     const window: WindowState = {
-      window: name,
-      scope,
-      limit,
-      remaining: Math.max(0, limit - record.totalHits),
+      window: counted.name,
+      scope: counted.scope,
+      limit: counted.limit,
+      remaining: Math.max(0, counted.limit - record.totalHits),
       resetSeconds: Math.max(1, record.isBlocked ? record.timeToBlockExpire : record.timeToExpire),
     };
     this.state.addWindow(call.context, window);
