@@ -28,7 +28,12 @@ export class BudgetGuard implements CanActivate {
     private readonly failures: StoreFailurePolicy,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /**
+   * Synchronous when the spend is cached in-process (every call but a
+   * client's first of the month): Nest then runs the next guard without a
+   * promise in between.
+   */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const call = governedCallOf(context);
     if (!call) return true;
     const estimate =
@@ -37,16 +42,19 @@ export class BudgetGuard implements CanActivate {
     call.context.call.estimatedCost = estimate;
     if (!this.rules.enabled) return true;
 
-    // In-process, a cached spend is read without a promise: this runs on every call.
-    let spend = this.spend.cachedNow(call.clientId);
-    if (spend === undefined) {
-      try {
-        spend = await this.spend.current(call.clientId);
-      } catch (err) {
+    const cached = this.spend.cachedNow(call.clientId);
+    if (cached !== undefined) return this.decide(call, cached, estimate);
+    return this.spend.current(call.clientId).then(
+      (spend) => this.decide(call, spend, estimate),
+      (err: unknown) => {
         this.failures.handle(call, 'budget', err);
         return true;
-      }
-    }
+      },
+    );
+  }
+
+  /** Allows the call, or throws its refusal. */
+  private decide(call: GovernedCall, spend: number, estimate: number): true {
     const quota = this.quotas.quotaFor(call.clientId);
     const verdict = evaluateBudget({ spend, estimate, quota, now: Date.now() });
     this.state.setBudgetRemaining(call.context, verdict.remaining);

@@ -1,9 +1,7 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
-  ThrottlerGuard,
   ThrottlerModuleOptions,
   ThrottlerOptions,
   ThrottlerStorage,
@@ -31,29 +29,32 @@ interface CountedWindow {
 }
 
 /**
- * Last guard: @nestjs/throttler's guard over MCP calls, with the named
- * throttlers `minute` and `day`. The tracker is the client id; limits come
- * from the client's quota, and a tool may have its own, stricter window
- * (`tool_limits`, the handler's `rateLimits`). Counters live in the
- * ThrottlerStorage: in-process, or Redis for one limit across replicas.
+ * Last guard: rate limits with @nestjs/throttler's options and storage,
+ * under the named throttlers `minute` and `day`. The tracker is the client
+ * id; limits come from the client's quota, and a tool may have its own,
+ * stricter window (`tool_limits`, the handler's `rateLimits`). Counters live
+ * in the ThrottlerStorage: in-process, or Redis for one limit across
+ * replicas.
  *
- * The library's options, storage and exception are used, not its
- * canActivate: per call and throttler that reads six route/class decorators
+ * The library's options, storage and exception are used, not its guard:
+ * its canActivate reads six route/class decorators per call and throttler
  * (@Throttle, @SkipThrottle and kin) through reflect-metadata, which cost
  * more than the count itself, and builds an HTTP request/response pair to
  * find a tracker; MCP handlers carry no such decorators (a tool declares its
  * limits with `rateLimits`) and the tracker is the client id. In-process
- * counters are counted synchronously (no promise per window on every call);
- * Redis counters one window after another, as before.
+ * counters are counted synchronously, so the guard answers without a
+ * promise (Nest then goes on to the handler at once); Redis counters one
+ * window after another.
  */
 @Injectable()
-export class RateLimitGuard extends ThrottlerGuard {
+export class RateLimitGuard implements CanActivate {
+  /** The library's order: shortest window first (minute, then day). */
+  private readonly throttlers: readonly ThrottlerOptions[];
   private readonly inProcess?: MemoryThrottlerStorage;
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
-    @InjectThrottlerStorage() storage: ThrottlerStorage,
-    reflector: Reflector,
+    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
     private readonly rules: GovernanceRules,
     private readonly quotas: QuotaPolicy,
     private readonly tools: GovernedTools,
@@ -61,20 +62,25 @@ export class RateLimitGuard extends ThrottlerGuard {
     private readonly decisions: GovernanceDecisions,
     private readonly failures: StoreFailurePolicy,
   ) {
-    super(options, storage, reflector);
+    const throttlers = Array.isArray(options) ? options : options.throttlers;
+    this.throttlers = [...throttlers].sort((a, b) => ttlOrder(a) - ttlOrder(b));
     if (storage instanceof MemoryThrottlerStorage) this.inProcess = storage;
   }
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const call = governedCallOf(context);
     if (!call || !this.rules.enabled) return true;
+    let counting: Promise<void> | undefined;
     try {
-      const counting = this.countFrom(call, this.windowsOf(call, context), 0);
-      if (counting) await counting;
+      counting = this.countFrom(call, this.windowsOf(call, context), 0);
     } catch (err) {
       return this.storeFailed(call, err);
     }
-    return this.allowed(call);
+    if (!counting) return this.allowed(call);
+    return counting.then(
+      () => this.allowed(call),
+      (err: unknown) => this.storeFailed(call, err),
+    );
   }
 
   private allowed(call: GovernedCall): true {
@@ -133,7 +139,7 @@ export class RateLimitGuard extends ThrottlerGuard {
         );
         continue;
       }
-      return this.storageService.increment(key, ttl, limit, blockDuration, name).then((record) => {
+      return this.storage.increment(key, ttl, limit, blockDuration, name).then((record) => {
         this.counted(call, windows[i], record);
         return this.countFrom(call, windows, i + 1);
       });
@@ -192,6 +198,11 @@ export class RateLimitGuard extends ThrottlerGuard {
     headers[HEADER_REMAINING] = String(window.remaining);
     headers[HEADER_RESET] = String(window.resetSeconds);
   }
+}
+
+/** A window length that is not a number (the library allows functions) sorts last. */
+function ttlOrder(throttler: ThrottlerOptions): number {
+  return typeof throttler.ttl === 'number' ? throttler.ttl : Number.POSITIVE_INFINITY;
 }
 
 /**
