@@ -18,13 +18,16 @@ export function parseFrame(raw: string | Buffer): InboundFrame {
   } catch (err) {
     return { kind: 'unparseable', response: parseError((err as Error).message) };
   }
+  // Nesting deeper than the limit takes an opening and a closing bracket per level: a shorter
+  // text cannot hold it, and the walk over every parsed node is skipped.
+  const mayBeDeep = text.length > 2 * MAX_MESSAGE_DEPTH;
   if (Array.isArray(value)) {
     if (value.length === 0) {
       return { kind: 'unparseable', response: invalidRequest(null, 'empty batch') };
     }
-    return { kind: 'batch', entries: value.map(validateMessage) };
+    return { kind: 'batch', entries: value.map((element) => validateMessage(element, mayBeDeep)) };
   }
-  return { kind: 'single', entry: validateMessage(value) };
+  return { kind: 'single', entry: validateMessage(value, mayBeDeep) };
 }
 
 /**
@@ -56,8 +59,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Validates one element; the id is echoed on errors only when it is itself valid. */
-export function validateMessage(value: unknown): InboundEntry {
+/**
+ * Validates one element; the id is echoed on errors only when it is itself
+ * valid. `mayBeDeep` false: the caller knows the message is too short to nest
+ * past MAX_MESSAGE_DEPTH.
+ */
+export function validateMessage(value: unknown, mayBeDeep = true): InboundEntry {
   if (!isPlainObject(value)) {
     return invalid(null, 'message must be a JSON object');
   }
@@ -69,7 +76,7 @@ export function validateMessage(value: unknown): InboundEntry {
   if (hasId && !isValidId(value.id)) {
     return invalid(null, 'id must be a string or an integer (null is not allowed)');
   }
-  if (exceedsDepth(value, MAX_MESSAGE_DEPTH)) {
+  if (mayBeDeep && exceedsDepth(value, MAX_MESSAGE_DEPTH)) {
     return invalid(echoId, `message nesting exceeds ${MAX_MESSAGE_DEPTH} levels`);
   }
   if ('method' in value) {
