@@ -151,51 +151,59 @@ export class JsonRpcDispatcher {
   ): Promise<JsonRpcResponse | undefined> {
     this.inflight.begin();
     try {
-      return await this.invokeCounted(entry, request, inbound);
+      const startedAt = Date.now();
+      const abort = inbound.session.beginRequest(request.id);
+      const context = this.createContext(request, inbound, abort);
+      const answer = await this.run(entry, request, context);
+      if (!entry.options.audited) return answer;
+      // Serialized now, so the ledger records what the client gets (and its size).
+      const prepared = answer === undefined ? undefined : prepareResponse(answer);
+      const response = prepared?.response;
+      try {
+        // Recorded before the response leaves: a client never holds an answer the ledger lacks.
+        await this.observers.notify({
+          context,
+          params: request.params ?? {},
+          startedAt,
+          durationMs: Date.now() - startedAt,
+          response,
+          responseBytes: prepared?.bytes ?? 0,
+          cancelled: response === undefined,
+        });
+        return response;
+      } catch (err) {
+        return response === undefined ? undefined : this.fail(request, err);
+      }
     } finally {
       this.inflight.end();
     }
   }
 
-  private async invokeCounted(
-    entry: McpMethodEntry,
-    request: JsonRpcRequest,
-    inbound: InboundContext,
-  ): Promise<JsonRpcResponse | undefined> {
-    const startedAt = Date.now();
-    const abort = inbound.session.beginRequest(request.id);
-    const context = this.createContext(request, inbound, abort);
-    const answer = await this.run(entry, request, context);
-    if (!entry.options.audited) return answer;
-    // Serialized now, so the ledger records what the client gets (and its size).
-    const prepared = answer === undefined ? undefined : prepareResponse(answer);
-    const response = prepared?.response;
-    try {
-      // Recorded before the response leaves: a client never holds an answer the ledger lacks.
-      await this.observers.notify({
-        context,
-        params: request.params ?? {},
-        startedAt,
-        durationMs: Date.now() - startedAt,
-        response,
-        responseBytes: prepared?.bytes ?? 0,
-        cancelled: response === undefined,
-      });
-      return response;
-    } catch (err) {
-      return response === undefined ? undefined : this.fail(request, err);
-    }
-  }
-
-  /** Runs the method through Nest's pipeline and records its outcome and time (guards included). */
+  /**
+   * Runs the method through Nest's pipeline (guards included) and records
+   * its outcome and time. A request the client cancelled gets no answer
+   * (the spec) and is not an outcome of the method.
+   */
   private async run(
     entry: McpMethodEntry,
     request: JsonRpcRequest,
     context: McpRequestContext,
   ): Promise<JsonRpcResponse | undefined> {
     const started = performance.now();
-    const response = await this.runPipeline(entry, request, context);
-    // A request the client cancelled got no answer; it is not an outcome of the method.
+    let response: JsonRpcResponse | undefined;
+    try {
+      // An abort answers at once even if the handler ignores its signal.
+      const result = await context.abort.race(entry.invoke(request.params ?? {}, context));
+      response =
+        result instanceof RpcErrorReply
+          ? failure(request.id, result.error.code, result.error.message, result.error.data)
+          : success(request.id, result ?? {});
+    } catch (err) {
+      // Aborts, and failures of the filter chain itself, are mapped by the same mapper.
+      response = err instanceof RequestCancelledError ? undefined : this.fail(request, err);
+    } finally {
+      context.session.endRequest(request.id);
+    }
     if (response !== undefined) {
       this.metrics.recordRequest(
         request.method,
@@ -204,28 +212,6 @@ export class JsonRpcDispatcher {
       );
     }
     return response;
-  }
-
-  private async runPipeline(
-    entry: McpMethodEntry,
-    request: JsonRpcRequest,
-    context: McpRequestContext,
-  ): Promise<JsonRpcResponse | undefined> {
-    try {
-      // An abort answers at once even if the handler ignores its signal.
-      const result = await context.abort.race(entry.invoke(request.params ?? {}, context));
-      if (result instanceof RpcErrorReply) {
-        return failure(request.id, result.error.code, result.error.message, result.error.data);
-      }
-      return success(request.id, result ?? {});
-    } catch (err) {
-      // The spec: a request the client cancelled gets no response at all.
-      if (err instanceof RequestCancelledError) return undefined;
-      // Aborts, and failures of the filter chain itself, are mapped by the same mapper.
-      return this.fail(request, err);
-    } finally {
-      context.session.endRequest(request.id);
-    }
   }
 
   private async dispatchNotification(
