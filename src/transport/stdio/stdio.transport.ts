@@ -99,11 +99,14 @@ export class StdioTransport {
   }
 
   private track(work: Promise<void>): void {
-    const tracked = work
-      .catch((err: unknown) =>
-        this.logger.error({ msg: 'stdio dispatch failed', error: String(err) }),
-      )
-      .finally(() => this.inflight.delete(tracked));
+    // One settled handler for both outcomes: a line costs one promise more, not two.
+    const tracked: Promise<void> = work.then(
+      () => void this.inflight.delete(tracked),
+      (err: unknown) => {
+        this.logger.error({ msg: 'stdio dispatch failed', error: String(err) });
+        this.inflight.delete(tracked);
+      },
+    );
     this.inflight.add(tracked);
   }
 
