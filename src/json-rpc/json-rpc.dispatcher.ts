@@ -20,7 +20,6 @@ import {
   JsonRpcResponse,
 } from './json-rpc.types';
 import { CallObservers } from './call-observers';
-import { InflightRequests } from './inflight-requests';
 import { DispatchedRequestContext } from './dispatched-request.context';
 import { McpMethodEntry, McpMethodRegistry } from './mcp-method.registry';
 import { McpRequestContext } from './mcp-request-context';
@@ -51,7 +50,6 @@ export class JsonRpcDispatcher {
     private readonly errors: JsonRpcErrorMapper,
     private readonly metrics: McpMetrics,
     private readonly observers: CallObservers,
-    private readonly inflight: InflightRequests,
   ) {}
 
   dispatchFrame(raw: string | Buffer, inbound: InboundContext): Promise<DispatchResult> {
@@ -162,33 +160,28 @@ export class JsonRpcDispatcher {
     request: JsonRpcRequest,
     inbound: InboundContext,
   ): Promise<JsonRpcResponse | undefined> {
-    this.inflight.begin();
+    const startedAt = Date.now();
+    const abort = inbound.session.beginRequest(request.id);
+    const context = this.createContext(request, inbound, abort);
+    const answer = await this.run(entry, request, context);
+    if (!entry.options.audited) return answer;
+    // Serialized now, so the ledger records what the client gets (and its size).
+    const prepared = answer === undefined ? undefined : prepareResponse(answer);
+    const response = prepared?.response;
     try {
-      const startedAt = Date.now();
-      const abort = inbound.session.beginRequest(request.id);
-      const context = this.createContext(request, inbound, abort);
-      const answer = await this.run(entry, request, context);
-      if (!entry.options.audited) return answer;
-      // Serialized now, so the ledger records what the client gets (and its size).
-      const prepared = answer === undefined ? undefined : prepareResponse(answer);
-      const response = prepared?.response;
-      try {
-        // Recorded before the response leaves: a client never holds an answer the ledger lacks.
-        await this.observers.notify({
-          context,
-          params: request.params ?? {},
-          startedAt,
-          durationMs: Date.now() - startedAt,
-          response,
-          responseBytes: prepared?.bytes ?? 0,
-          cancelled: response === undefined,
-        });
-        return response;
-      } catch (err) {
-        return response === undefined ? undefined : this.fail(request, err);
-      }
-    } finally {
-      this.inflight.end();
+      // Recorded before the response leaves: a client never holds an answer the ledger lacks.
+      await this.observers.notify({
+        context,
+        params: request.params ?? {},
+        startedAt,
+        durationMs: Date.now() - startedAt,
+        response,
+        responseBytes: prepared?.bytes ?? 0,
+        cancelled: response === undefined,
+      });
+      return response;
+    } catch (err) {
+      return response === undefined ? undefined : this.fail(request, err);
     }
   }
 

@@ -4,7 +4,7 @@ import { CallObservers } from './call-observers';
 import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
 import { JsonRpcExceptionFilter } from './json-rpc-exception.filter';
 import { JsonRpcDispatcher } from './json-rpc.dispatcher';
-import { InflightRequests } from './inflight-requests';
+import { SoleCallProbe } from './sole-call.probe';
 import { McpMethodRegistry } from './mcp-method.registry';
 
 /**
@@ -20,7 +20,7 @@ import { McpMethodRegistry } from './mcp-method.registry';
     JsonRpcErrorMapper,
     JsonRpcExceptionFilter,
     CallObservers,
-    InflightRequests,
+    SoleCallProbe,
   ],
   exports: [
     McpMethodRegistry,
@@ -28,7 +28,7 @@ import { McpMethodRegistry } from './mcp-method.registry';
     JsonRpcErrorMapper,
     JsonRpcExceptionFilter,
     CallObservers,
-    InflightRequests,
+    SoleCallProbe,
   ],
 })
 export class JsonRpcModule {}

@@ -300,18 +300,18 @@ export function defineLedgerStoreContract(target: LedgerStoreTarget): void {
       expect(writer.stats).toEqual({ batches: 1, rows: 1, failedRows: 0 });
     });
 
-    it('starts the commit at once when the call load says the call is alone, batches otherwise', async () => {
+    it('starts the commit at once when the call is alone, batches otherwise', async () => {
       const store = await freshStore();
       const append = jest.spyOn(store, 'append');
-      const load = { count: 1 };
-      const writer = new LedgerWriter(store, 100, load);
+      const soleCall = { alone: true };
+      const writer = new LedgerWriter(store, 100, soleCall);
 
       const lone = writer.record(ledgerRow({ requestId: 'a:lone' }));
       // Synchronously: nothing could have joined this row, so nothing waited for the turn to end.
       expect(append).toHaveBeenCalledTimes(1);
       await lone;
 
-      load.count = 3;
+      soleCall.alone = false;
       const busy = [
         writer.record(ledgerRow({ requestId: 'a:1' })),
         writer.record(ledgerRow({ requestId: 'a:2' })),

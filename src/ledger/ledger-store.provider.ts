@@ -4,7 +4,7 @@ import { GatewayConfig } from '../config/gateway-config';
 import { KyselyLedgerStore } from './kysely-ledger.store';
 import { ledgerConnectionFromConfig } from './ledger-connection';
 import { LEDGER_STORE, LedgerStore } from './ledger-store';
-import { InflightRequests } from '../json-rpc/inflight-requests';
+import { SoleCallProbe } from '../json-rpc/sole-call.probe';
 import { LEDGER_MAX_BATCH_ROWS } from './ledger.constants';
 import { LedgerWriter } from './ledger.writer';
 
@@ -26,7 +26,7 @@ export const ledgerStoreProvider: Provider = {
 
 export const ledgerWriterProvider: Provider = {
   provide: LedgerWriter,
-  inject: [LEDGER_STORE, InflightRequests],
-  useFactory: (store: LedgerStore, inflight: InflightRequests) =>
-    new LedgerWriter(store, LEDGER_MAX_BATCH_ROWS, inflight),
+  inject: [LEDGER_STORE, SoleCallProbe],
+  useFactory: (store: LedgerStore, soleCall: SoleCallProbe) =>
+    new LedgerWriter(store, LEDGER_MAX_BATCH_ROWS, soleCall),
 };

@@ -17,9 +17,9 @@ export interface LedgerWriterStats {
   failedRows: number;
 }
 
-/** How many calls are running (the dispatcher's InflightRequests). */
-export interface CallLoad {
-  readonly count: number;
+/** Whether the call being recorded is the only one that could share its commit (SoleCallProbe). */
+export interface SoleCall {
+  readonly alone: boolean;
 }
 
 /**
@@ -28,8 +28,8 @@ export interface CallLoad {
  * runs at a time, and the rows that arrive while it runs share the next. A
  * lone row waits for no timer: the flush starts on the next turn
  * (setImmediate), which only gathers what is already queued; and when the
- * call load says this call is the only one running, nothing could join, so
- * the commit starts at once.
+ * transport knows this call is the only one that could join (stdio with one
+ * line in flight), the commit starts at once.
  * Provided by a factory in LedgerModule (the batch size is not injectable).
  */
 export class LedgerWriter {
@@ -40,13 +40,13 @@ export class LedgerWriter {
   constructor(
     private readonly store: LedgerStore,
     private readonly maxBatchRows: number = LEDGER_MAX_BATCH_ROWS,
-    private readonly load?: CallLoad,
+    private readonly soleCall?: SoleCall,
   ) {}
 
   record(row: LedgerRow): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ row, resolve, reject });
-      this.flushing ??= this.flush(this.load !== undefined && this.load.count <= 1);
+      this.flushing ??= this.flush(this.soleCall?.alone === true);
     });
   }
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { LEDGER_STORE, LedgerStore } from '../../src/ledger/ledger-store';
+import { LedgerWriter } from '../../src/ledger/ledger.writer';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { JsonRpcReply, McpHttpSession } from '../support/mcp-http-session';
 import { makeTempDir, removeDir, skillMarkdown, writeSkill } from '../support/skills-dir';
@@ -240,6 +241,38 @@ describe('ledger metrics', () => {
       expect(await metric(writes)).toBe(before[2] + 3);
       const text = await (await fetch(`${gateway.baseUrl}/metrics`)).text();
       expect(text).not.toContain('made_up_name');
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe('ledger group commit over HTTP', () => {
+  it('shares commits between concurrent requests (each arrives in its own callback)', async () => {
+    const gateway = await startHttpGateway({
+      fixtures: true,
+      config: { ledger: { sqlite_path: join(root, 'group-commit', 'ledger.db') } },
+    });
+    try {
+      const writer = gateway.app.get(LedgerWriter);
+      const session = await McpHttpSession.open(gateway.baseUrl);
+      const calls = 40;
+      const round = () =>
+        Promise.all(
+          Array.from({ length: calls }, (_, i) =>
+            session.request(i + 1, 'tools/call', { name: 'fx_add', arguments: { a: i, b: 1 } }),
+          ),
+        );
+      // The first round opens the client's connections; the second is sent on open ones at once.
+      await round();
+      const before = { ...writer.stats };
+      const replies = await round();
+      await session.close();
+
+      expect(replies.every((reply) => 'result' in reply)).toBe(true);
+      expect(writer.stats.rows - before.rows).toBe(calls);
+      // Requests read in one poll phase are gathered by the end of the turn, not committed alone.
+      expect(writer.stats.batches - before.batches).toBeLessThanOrEqual(calls / 2);
     } finally {
       await gateway.close();
     }

@@ -5,6 +5,7 @@ import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
 import { ErrorCode } from '../../errors/error-code';
 import { JsonRpcDispatcher } from '../../json-rpc/json-rpc.dispatcher';
+import { SoleCallProbe } from '../../json-rpc/sole-call.probe';
 import { failure } from '../../json-rpc/json-rpc.responses';
 import { McpSession } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
@@ -35,6 +36,7 @@ export class StdioTransport {
     private readonly dispatcher: JsonRpcDispatcher,
     private readonly sessions: SessionRegistry,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly soleCall: SoleCallProbe,
   ) {}
 
   /** Serves until the input ends or stop() is called; resolves once drained. */
@@ -45,6 +47,8 @@ export class StdioTransport {
   ): Promise<void> {
     if (this.finished) return this.finished;
     this.input = input;
+    // Every line of a read is dispatched before any of them records: one line in flight is alone.
+    this.soleCall.use(() => this.inflight.size <= 1);
     const session = this.sessions.create('stdio', env.MCP_CLIENT_ID || DEFAULT_STDIO_CLIENT_ID);
     this.session = session;
     const sink = new StdoutSink(output);
