@@ -36,8 +36,8 @@ interface CountedWindow {
  * in the ThrottlerStorage: in-process, or Redis for one limit across
  * replicas.
  *
- * The library's options, storage and exception are used, not its guard:
- * its canActivate reads six route/class decorators per call and throttler
+ * The library's options and storage are used, not its guard: its
+ * canActivate reads six route/class decorators per call and throttler
  * (@Throttle, @SkipThrottle and kin) through reflect-metadata, which cost
  * more than the count itself, and builds an HTTP request/response pair to
  * find a tracker; MCP handlers carry no such decorators (a tool declares its
