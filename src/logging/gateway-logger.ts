@@ -1,4 +1,5 @@
 import { LoggerService } from '@nestjs/common';
+import { writeSync } from 'node:fs';
 import pino, { Logger as Pino } from 'pino';
 import { LoggingConfig } from '../config/gateway-config';
 import { LineBlockStream } from './line-block.stream';
@@ -68,8 +69,13 @@ export class GatewayLogger implements LoggerService {
    * calls).
    */
   private bufferedStderr(): pino.DestinationStream {
+    const stderr = pino.destination({ dest: 2, sync: false });
     const blocks = new LineBlockStream(
-      pino.destination({ dest: 2, sync: false }),
+      {
+        write: (block) => stderr.write(block),
+        flushSync: () => stderr.flushSync(),
+        writeSync: (block) => writeAllSync(2, block),
+      },
       LOG_BUFFER_BYTES,
     );
     const flush = setInterval(() => {
@@ -120,6 +126,26 @@ export class GatewayLogger implements LoggerService {
       this.children.set(context, child);
     }
     return child;
+  }
+}
+
+/** Longest wait for a full pipe to take the last lines at exit (EAGAIN on a non-blocking stderr). */
+const EXIT_WRITE_PATIENCE_MS = 1000;
+const EXIT_WRITE_RETRY_MS = 10;
+
+/** All of `text` onto `fd`, synchronously; a full pipe is retried for a moment, as sonic-boom does. */
+function writeAllSync(fd: number, text: string): void {
+  let rest = Buffer.from(text, 'utf8');
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; rest.length > 0;) {
+    try {
+      rest = rest.subarray(writeSync(fd, rest));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if ((code !== 'EAGAIN' && code !== 'EBUSY') || waited >= EXIT_WRITE_PATIENCE_MS) throw err;
+      Atomics.wait(sleeper, 0, 0, EXIT_WRITE_RETRY_MS);
+      waited += EXIT_WRITE_RETRY_MS;
+    }
   }
 }
 

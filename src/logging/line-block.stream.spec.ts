@@ -1,13 +1,13 @@
 import { LineBlockStream } from './line-block.stream';
 
+/** A target that records, in order, what reached it and how. */
 function target() {
-  const blocks: string[] = [];
-  let syncFlushes = 0;
+  const events: string[] = [];
   return {
-    blocks,
-    syncFlushes: () => syncFlushes,
-    write: (block: string) => blocks.push(block),
-    flushSync: () => void syncFlushes++,
+    events,
+    write: (block: string) => events.push(`async ${block}`),
+    flushSync: () => void events.push('flushSync'),
+    writeSync: (block: string) => void events.push(`sync ${block}`),
   };
 }
 
@@ -17,11 +17,11 @@ describe('LineBlockStream', () => {
     const stream = new LineBlockStream(out, 10);
     stream.write('aaa\n');
     stream.write('bbb\n');
-    expect(out.blocks).toEqual([]);
+    expect(out.events).toEqual([]);
     stream.write('ccc\n');
-    expect(out.blocks).toEqual(['aaa\nbbb\nccc\n']);
+    expect(out.events).toEqual(['async aaa\nbbb\nccc\n']);
     stream.write('ddd\n');
-    expect(out.blocks).toHaveLength(1);
+    expect(out.events).toHaveLength(1);
   });
 
   it('flush() hands on what has gathered, and nothing when nothing has', () => {
@@ -31,27 +31,32 @@ describe('LineBlockStream', () => {
     stream.write('one\n');
     stream.flush();
     stream.flush();
-    expect(out.blocks).toEqual(['one\n']);
+    expect(out.events).toEqual(['async one\n']);
   });
 
-  it('flushSync() writes the rest through the target synchronously, and survives a closed target', () => {
+  it('flushSync() writes what the target holds first, then the rest, both synchronously', () => {
     const out = target();
     const stream = new LineBlockStream(out, 4096);
     stream.write('last\n');
     stream.flushSync();
-    expect(out.blocks).toEqual(['last\n']);
-    expect(out.syncFlushes()).toBe(1);
+    // Never through write(): an asynchronous write started at exit would never finish.
+    expect(out.events).toEqual(['flushSync', 'sync last\n']);
+    stream.flushSync();
+    expect(out.events).toEqual(['flushSync', 'sync last\n', 'flushSync']);
+  });
 
-    const closed = new LineBlockStream(
+  it('flushSync() survives a target that is closed already', () => {
+    const stream = new LineBlockStream(
       {
-        write: () => {
+        write: () => undefined,
+        flushSync: () => {
           throw new Error('SonicBoom destroyed');
         },
-        flushSync: () => undefined,
+        writeSync: () => undefined,
       },
       4096,
     );
-    closed.write('lost\n');
-    expect(() => closed.flushSync()).not.toThrow();
+    stream.write('lost\n');
+    expect(() => stream.flushSync()).not.toThrow();
   });
 });

@@ -1,15 +1,19 @@
-/** What the block is handed to: sonic-boom (pino.destination), writing asynchronously. */
+/**
+ * Where blocks go: sonic-boom (pino.destination) writing asynchronously,
+ * and, at exit, a synchronous write of what is left to the same file.
+ */
 export interface BlockTarget {
   write(block: string): unknown;
+  /** Writes what the target holds and has not started writing, before returning. */
   flushSync(): void;
+  /** Writes `block` before returning, after everything handed to write() so far. */
+  writeSync(block: string): void;
 }
 
-/** Every block stream of the process, flushed into its target when the process exits. */
+/** Every block stream of the process, written out when the process exits. */
 const open = new Set<LineBlockStream>();
 
-// Registered when this module loads, before pino.destination registers its own exit flush
-// (lazily, at the first destination): so a block reaches sonic-boom before sonic-boom's last
-// synchronous write. 'exit' also follows an uncaught exception.
+// 'exit' also follows an uncaught exception and process.exit().
 process.once('exit', () => {
   for (const stream of open) stream.flushSync();
 });
@@ -50,13 +54,20 @@ export class LineBlockStream {
     this.target.write(block);
   }
 
-  /** Everything gathered, written before this returns (at exit). */
+  /**
+   * Everything gathered, written before this returns (at exit). Not through
+   * write(): sonic-boom would start an asynchronous write there, which a
+   * process that is exiting never finishes.
+   */
   flushSync(): void {
+    const rest = this.parts.join('');
+    this.parts = [];
+    this.size = 0;
     try {
-      this.flush();
       this.target.flushSync();
+      if (rest.length > 0) this.target.writeSync(rest);
     } catch {
-      // The target is closed already (its own exit flush ran): nothing more can be written.
+      // The target is closed already, or the file refuses writes: nothing more can be written.
     }
   }
 }
