@@ -47,8 +47,7 @@ export class StdioTransport {
   ): Promise<void> {
     if (this.finished) return this.finished;
     this.input = input;
-    // Every line of a read is dispatched before any of them records: one line in flight is alone.
-    this.soleCall.use(() => this.inflight.size <= 1);
+    this.soleCall.use(() => this.alone);
     const session = this.sessions.create('stdio', env.MCP_CLIENT_ID || DEFAULT_STDIO_CLIENT_ID);
     this.session = session;
     const sink = new StdoutSink(output);
@@ -98,8 +97,17 @@ export class StdioTransport {
   private async handleLine(line: Buffer, session: McpSession, sink: StdoutSink): Promise<void> {
     const response = await this.dispatcher.dispatchFrame(line, { session, sink });
     if (response !== undefined) sink.send(response);
-    // The only line in flight: no other answer can share the write, so it goes now.
-    if (this.inflight.size <= 1) sink.flush();
+    // No other answer can share the write, so it goes now.
+    if (this.alone) sink.flush();
+  }
+
+  /**
+   * The line at hand is the only one in flight. Every line of a read is
+   * dispatched before any of them records or answers, so no other line can
+   * join its ledger commit or its stdout write in this turn.
+   */
+  private get alone(): boolean {
+    return this.inflight.size <= 1;
   }
 
   private track(work: Promise<void>): void {
