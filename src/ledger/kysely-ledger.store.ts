@@ -1,16 +1,13 @@
 import type Database from 'better-sqlite3';
 import { Logger } from '@nestjs/common';
 import { Kysely, Migrator, sql } from 'kysely';
+import { resolve } from 'node:path';
 import { setTimeout as delay, setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { LedgerRow, StoredLedgerRow } from './ledger-row';
 import { fromColumns, toColumns } from './ledger-row.columns';
 import { ClientUsage, LedgerQuery, LedgerStore } from './ledger-store';
 import { LedgerConnection } from './ledger-connection';
-import {
-  LEDGER_INBOX_MOVE_DELAY_MS,
-  LEDGER_INBOX_MOVE_ROWS,
-  LEDGER_PRUNE_CHUNK_ROWS,
-} from './ledger.constants';
+import { LEDGER_INBOX_MOVE_DELAY_MS, LEDGER_PRUNE_CHUNK_ROWS } from './ledger.constants';
 import { createLedgerDialect } from './ledger.dialect';
 import { LedgerMigrationProvider } from './ledger.migrations';
 import { ledgerPageQuery } from './ledger-page.query';
@@ -18,6 +15,9 @@ import { LedgerDatabase } from './ledger.schema';
 import { querySpendSince } from './ledger-spend.query';
 import { queryUsage } from './ledger-usage.query';
 import { SqliteLedgerInbox } from './sqlite-ledger-inbox';
+import { SqliteRowPath } from './sqlite-row-path';
+import { journalDirFor } from './journal/journal-files';
+import { JournalOptions, SqliteLedgerJournal } from './journal/sqlite-ledger.journal';
 
 const MIGRATION_ATTEMPTS = 5;
 
@@ -26,18 +26,22 @@ const MIGRATION_ATTEMPTS = 5;
  * PostgreSQL (scale-out). Rows reach `ledger` in transactions that also carry
  * what its triggers add to the usage summary usage() and spendSince() read.
  * On PostgreSQL each append is one multi-row INSERT into `ledger`. On SQLite
- * appends skip Kysely: rows are committed to `ledger_inbox` and moved into
- * `ledger` shortly after, or before any read (sqlite-ledger-inbox.ts).
+ * appends skip Kysely: rows are committed to a journal file (an in-memory
+ * database: to `ledger_inbox`) and moved into `ledger` shortly after, or
+ * before any read (journal/sqlite-ledger.journal.ts, sqlite-ledger-inbox.ts).
  */
 export class KyselyLedgerStore implements LedgerStore {
   private readonly db: Kysely<LedgerDatabase>;
   private readonly logger = new Logger('LedgerStore');
   private sqlite?: Database.Database;
-  private inbox?: SqliteLedgerInbox;
+  private rowPath?: SqliteRowPath;
   private moveTimer?: NodeJS.Timeout;
   private closed = false;
 
-  constructor(private readonly connection: LedgerConnection) {
+  constructor(
+    private readonly connection: LedgerConnection,
+    private readonly journalOptions: JournalOptions = {},
+  ) {
     this.db = new Kysely<LedgerDatabase>({
       dialect: createLedgerDialect(connection, (db) => (this.sqlite = db)),
     });
@@ -58,7 +62,7 @@ export class KyselyLedgerStore implements LedgerStore {
       const { error } = await migrator.migrateToLatest();
       if (error === undefined) {
         // Kysely opened the SQLite database for the migrations; the tables now exist.
-        if (this.sqlite) this.openInbox(this.sqlite);
+        if (this.sqlite) this.openRowPath(this.sqlite);
         return;
       }
       // Two processes migrating one SQLite file at once (Kysely takes no lock there): the
@@ -74,9 +78,9 @@ export class KyselyLedgerStore implements LedgerStore {
 
   async append(rows: readonly LedgerRow[]): Promise<void> {
     if (rows.length === 0) return;
-    if (this.inbox) {
+    if (this.rowPath) {
       if (this.closed) throw new Error('ledger store is closed');
-      this.inbox.append(rows);
+      this.rowPath.append(rows);
       this.scheduleMove(LEDGER_INBOX_MOVE_DELAY_MS);
       return;
     }
@@ -84,18 +88,18 @@ export class KyselyLedgerStore implements LedgerStore {
   }
 
   async query(query: LedgerQuery): Promise<StoredLedgerRow[]> {
-    this.moveInbox();
+    this.moveAll();
     const rows = await ledgerPageQuery(this.db, query).execute();
     return rows.map(fromColumns);
   }
 
   async spendSince(clientId: string, from: number): Promise<number> {
-    this.moveInbox();
+    this.moveAll();
     return querySpendSince(this.db, clientId, from);
   }
 
   async usage(now: number, clientId?: string): Promise<ClientUsage[]> {
-    this.moveInbox();
+    this.moveAll();
     return queryUsage(this.db, this.connection.driver, now, clientId);
   }
 
@@ -106,7 +110,7 @@ export class KyselyLedgerStore implements LedgerStore {
    * a chunk locks). The triggers take each chunk out of the usage summary.
    */
   async prune(before: number): Promise<number> {
-    this.moveInbox();
+    this.moveAll();
     let deleted = 0;
     for (;;) {
       const result = await this.db
@@ -138,29 +142,41 @@ export class KyselyLedgerStore implements LedgerStore {
   async close(): Promise<void> {
     if (this.closed) return;
     clearTimeout(this.moveTimer);
-    try {
-      this.moveInbox();
-    } catch (err) {
-      // The rows stay committed in the inbox; the next process to open the file moves them.
-      this.logger.warn({ msg: 'ledger inbox not moved at close', error: messageOf(err) });
-    }
     this.closed = true;
+    try {
+      this.rowPath?.close();
+    } catch (err) {
+      // The rows stay committed (journal or inbox); the next process to open the file moves them.
+      this.logger.warn({ msg: 'ledger rows not moved at close', error: messageOf(err) });
+    }
     await this.db.destroy();
   }
 
-  /** Also moves what a process killed before its move left in the inbox. */
-  private openInbox(db: Database.Database): void {
-    this.inbox = new SqliteLedgerInbox(db);
-    const moved = this.moveInbox();
-    if (moved > 0) this.logger.log({ msg: 'ledger rows moved in from the inbox at start', moved });
+  /**
+   * Also moves what processes killed before their move left behind: their
+   * journals, and rows an earlier version committed to `ledger_inbox`.
+   */
+  private openRowPath(db: Database.Database): void {
+    const inbox = new SqliteLedgerInbox(db);
+    const path = this.connection.driver === 'sqlite' ? this.connection.path : ':memory:';
+    if (path === ':memory:') {
+      this.rowPath = inbox;
+    } else {
+      const log = { warn: (message: Record<string, unknown>) => this.logger.warn(message) };
+      const dir = journalDirFor(resolve(path));
+      this.rowPath = new SqliteLedgerJournal(db, dir, log, this.journalOptions);
+    }
+    const moved = inbox.moveAll() + this.moveAll();
+    if (moved > 0)
+      this.logger.log({ msg: 'ledger rows left by earlier processes moved in', moved });
   }
 
-  /** Everything in the inbox (this process's rows and any other's) into `ledger`, now. */
-  private moveInbox(): number {
-    if (!this.inbox) return 0;
+  /** Every committed row (this process's and any other's) into `ledger`, now. */
+  private moveAll(): number {
+    if (!this.rowPath) return 0;
     clearTimeout(this.moveTimer);
     this.moveTimer = undefined;
-    return this.inbox.moveAll(LEDGER_INBOX_MOVE_ROWS);
+    return this.rowPath.moveAll();
   }
 
   /** One move of at most LEDGER_INBOX_MOVE_ROWS after `delayMs`; more follow while rows remain. */
@@ -168,13 +184,12 @@ export class KyselyLedgerStore implements LedgerStore {
     if (this.moveTimer || this.closed) return;
     this.moveTimer = setTimeout(() => {
       this.moveTimer = undefined;
-      if (this.closed || !this.inbox) return;
+      if (this.closed || !this.rowPath) return;
       try {
-        if (this.inbox.move(LEDGER_INBOX_MOVE_ROWS) === LEDGER_INBOX_MOVE_ROWS)
-          this.scheduleMove(0);
+        if (this.rowPath.moveSome()) this.scheduleMove(0);
       } catch (err) {
-        // Nothing is lost (the rows stay in the inbox); try again later, reads move it too.
-        this.logger.warn({ msg: 'ledger inbox move failed', error: messageOf(err) });
+        // Nothing is lost (the rows stay committed); try again later, reads move them too.
+        this.logger.warn({ msg: 'ledger move failed', error: messageOf(err) });
         this.scheduleMove(LEDGER_INBOX_MOVE_DELAY_MS * 50);
       }
     }, delayMs);

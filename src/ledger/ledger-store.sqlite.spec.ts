@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitUntil } from '../../test/support/rpc-adapter';
@@ -14,6 +14,8 @@ import { defineLedgerStoreContract } from './ledger-store.contract';
 import { seedLegacyLedger } from './testing/legacy-ledger';
 import { SqliteLedgerInbox } from './sqlite-ledger-inbox';
 import { ledgerRow } from './testing/ledger-row.fixture';
+import { journalDirFor } from './journal/journal-files';
+import { toColumnValues } from './ledger-row.columns';
 
 describe('KyselyLedgerStore on SQLite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'owlclaw-ledger-sqlite-'));
@@ -60,32 +62,41 @@ describe('KyselyLedgerStore on SQLite', () => {
     }
   });
 
-  describe('the inbox (rows committed before the response, moved into ledger after)', () => {
+  describe('the journal (rows committed before the response, moved into ledger after)', () => {
     const count = (db: Database.Database, table: string) =>
       (db.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
+    const journalFiles = (path: string) =>
+      existsSync(journalDirFor(path)) ? readdirSync(journalDirFor(path)).sort() : [];
+    const journalLines = (path: string) =>
+      journalFiles(path)
+        .filter((name) => name.endsWith('.jsonl'))
+        .flatMap((name) => readFileSync(join(journalDirFor(path), name), 'utf8').split('\n'))
+        .filter((line) => line !== '');
 
-    it('holds a row once append resolves, and any read of the store moves it first', async () => {
+    it('holds a row in its journal file once append resolves, and any read of the store moves it first', async () => {
       const path = newPath();
       const store = new KyselyLedgerStore({ driver: 'sqlite', path });
       await store.init();
       const outside = new Database(path, { readonly: true });
       try {
-        const row = ledgerRow({ clientId: 'inbox-client', cost: 2.5 });
+        const row = ledgerRow({ clientId: 'journal-client', cost: 2.5 });
         await store.append([row]);
-        // Committed (another connection sees it) though not yet in ledger.
-        expect(count(outside, 'ledger_inbox')).toBe(1);
+        // On disk (another reader sees it) though not yet in ledger.
+        expect(journalLines(path)).toEqual([JSON.stringify(toColumnValues(row))]);
         expect(count(outside, 'ledger')).toBe(0);
 
-        const page = await store.query({ clientId: 'inbox-client', limit: 10 });
+        const page = await store.query({ clientId: 'journal-client', limit: 10 });
         expect(page.map((r) => r.requestId)).toEqual([row.requestId]);
-        expect(count(outside, 'ledger_inbox')).toBe(0);
         expect(count(outside, 'ledger')).toBe(1);
-        await store.append([ledgerRow({ clientId: 'inbox-client', cost: 1 })]);
-        expect(await store.spendSince('inbox-client', 0)).toBe(3.5);
+        await store.append([ledgerRow({ clientId: 'journal-client', cost: 1 })]);
+        expect(await store.spendSince('journal-client', 0)).toBe(3.5);
+        expect(count(outside, 'ledger')).toBe(2);
       } finally {
         outside.close();
         await store.close();
       }
+      // A clean close moves everything and leaves no file behind.
+      expect(journalFiles(path)).toEqual([]);
     });
 
     it('moves rows into ledger on its own shortly after, in the order they were committed', async () => {
@@ -98,7 +109,6 @@ describe('KyselyLedgerStore on SQLite', () => {
         await store.append(rows.slice(0, 1));
         await store.append(rows.slice(1));
         await waitUntil(() => count(outside, 'ledger') === 30);
-        expect(count(outside, 'ledger_inbox')).toBe(0);
         const ids = outside
           .prepare('select request_id from ledger order by id')
           .all()
@@ -110,15 +120,61 @@ describe('KyselyLedgerStore on SQLite', () => {
       }
     });
 
-    it('leaves nothing behind when a process dies before its move: the next store moves it in', async () => {
+    it('leaves nothing behind when a process is killed before its move: the next store moves its rows in', async () => {
+      const path = newPath();
+      // dist/ is built by Jest's global setup; the child is a real process, killed with SIGKILL.
+      const script = `
+        const { KyselyLedgerStore } = require(${JSON.stringify(join(REPO_ROOT, 'dist/ledger/kysely-ledger.store.js'))});
+        const row = JSON.parse(process.argv[2]);
+        const store = new KyselyLedgerStore({ driver: 'sqlite', path: process.argv[1] });
+        store.init().then(async () => {
+          for (let i = 0; i < 25; i++) {
+            await store.append(Array.from({ length: 100 }, (_, j) => ({ ...row, requestId: i + ':' + j, clientId: 'orphan-' + (j % 2) })));
+          }
+          process.kill(process.pid, 'SIGKILL');
+        });`;
+      const template = ledgerRow({ cost: 1 });
+      const child = spawn(process.execPath, ['-e', script, path, JSON.stringify(template)], {
+        stdio: 'inherit',
+      });
+      const signal = await new Promise((resolve) => child.on('exit', (_code, sig) => resolve(sig)));
+      expect(signal).toBe('SIGKILL');
+      expect(journalFiles(path).length).toBeGreaterThan(0);
+
+      const next = new KyselyLedgerStore({ driver: 'sqlite', path });
+      await next.init();
+      try {
+        const outside = new Database(path, { readonly: true });
+        try {
+          expect(count(outside, 'ledger')).toBe(2_500);
+        } finally {
+          outside.close();
+        }
+        // The dead process's journal and lock are gone; only the new store's own files remain.
+        expect(journalFiles(path)).toHaveLength(2);
+        // The usage summary (kept by the triggers) counts them too.
+        const usage = await next.usage(template.time, 'orphan-0');
+        expect(usage[0]).toEqual(
+          expect.objectContaining({
+            clientId: 'orphan-0',
+            callsThisMonth: 1_250,
+            spendThisMonth: 1_250,
+          }),
+        );
+      } finally {
+        await next.close();
+      }
+      expect(journalFiles(path)).toEqual([]);
+    });
+
+    it('moves rows an earlier version left in ledger_inbox when it opens the file', async () => {
       const path = newPath();
       const first = new KyselyLedgerStore({ driver: 'sqlite', path });
       await first.init();
       await first.close();
-      // What a SIGKILLed gateway leaves: rows committed to the inbox, none moved.
       const raw = new Database(path);
       const orphans = Array.from({ length: 2_500 }, (_, i) =>
-        ledgerRow({ clientId: `orphan-${i % 2}`, cost: 1 }),
+        ledgerRow({ clientId: `legacy-${i % 2}`, cost: 1 }),
       );
       new SqliteLedgerInbox(raw).append(orphans);
       raw.close();
@@ -133,21 +189,12 @@ describe('KyselyLedgerStore on SQLite', () => {
         } finally {
           outside.close();
         }
-        // The usage summary (kept by the triggers) counts them too.
-        const usage = await next.usage(orphans[0].time, 'orphan-0');
-        expect(usage[0]).toEqual(
-          expect.objectContaining({
-            clientId: 'orphan-0',
-            callsThisMonth: 1_250,
-            spendThisMonth: 1_250,
-          }),
-        );
       } finally {
         await next.close();
       }
     });
 
-    it("moves another process's inbox rows when it reads, each row once", async () => {
+    it("moves another live store's rows when it reads, each row once, and leaves its journal to it", async () => {
       const path = newPath();
       const a = new KyselyLedgerStore({ driver: 'sqlite', path });
       const b = new KyselyLedgerStore({ driver: 'sqlite', path });
@@ -158,10 +205,15 @@ describe('KyselyLedgerStore on SQLite', () => {
         await b.append([ledgerRow({ clientId: 'shared' })]);
         expect(await b.query({ clientId: 'shared', limit: 10 })).toHaveLength(3);
         expect(await a.query({ clientId: 'shared', limit: 10 })).toHaveLength(3);
+        // Both owners are alive: each keeps its journal and its lock.
+        expect(journalFiles(path)).toHaveLength(4);
+        await a.append([ledgerRow({ clientId: 'shared' })]);
+        expect(await b.query({ clientId: 'shared', limit: 10 })).toHaveLength(4);
       } finally {
         await a.close();
         await b.close();
       }
+      expect(journalFiles(path)).toEqual([]);
     });
   });
 

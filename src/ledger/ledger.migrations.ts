@@ -1,5 +1,6 @@
 import { Kysely, Migration, MigrationProvider, sql } from 'kysely';
 import { LedgerConnection } from './ledger-connection';
+import { createJournalProgress } from './journal/journal-progress.migration';
 import { createLedgerInbox } from './ledger-inbox.migration';
 import { createUsageSummary } from './ledger-usage.migration';
 
@@ -23,6 +24,7 @@ export function ledgerMigrations(driver: Driver): Record<string, Migration> {
     '0001_create_ledger': createLedger(driver),
     '0002_usage_summary': createUsageSummary(driver),
     '0003_sqlite_inbox': createLedgerInbox(driver),
+    '0004_sqlite_journal_progress': createJournalProgress(driver),
   };
 }
 

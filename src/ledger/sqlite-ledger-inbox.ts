@@ -1,15 +1,18 @@
 import type Database from 'better-sqlite3';
 import { LedgerRow } from './ledger-row';
 import { LEDGER_INSERTED_COLUMNS, toColumnValues } from './ledger-row.columns';
+import { LEDGER_INBOX_MOVE_ROWS } from './ledger.constants';
+import { SqliteRowPath } from './sqlite-row-path';
 
 /**
- * The SQLite ledger's write path. A call's row must be committed before its
- * response leaves, and a commit costs what it writes to the WAL: into
- * `ledger` that is the table, three indexes and the usage summary the
- * triggers update (eight pages or so, ~45 µs for a lone row), into
- * `ledger_inbox`, which has no index and no trigger, one page (~12 µs).
- * So rows are committed to the inbox, and moved into `ledger` in large
- * batches, where the per-row cost of the indexes and triggers is lowest.
+ * The write path of an in-memory SQLite ledger (a database file uses the
+ * journal, journal/sqlite-ledger.journal.ts), and of rows an earlier version
+ * left in `ledger_inbox`. A call's row must be committed before its
+ * response leaves, and a commit costs what it writes: into `ledger` that is
+ * the table, three indexes and the usage summary the triggers update, into
+ * `ledger_inbox`, which has no index and no trigger, one page. So rows are
+ * committed to the inbox, and moved into `ledger` in large batches, where
+ * the per-row cost of the indexes and triggers is lowest.
  *
  * A row in the inbox is as durable as one in `ledger` (same database, same
  * WAL); a process killed before moving it leaves it for the next one that
@@ -20,7 +23,7 @@ import { LEDGER_INSERTED_COLUMNS, toColumnValues } from './ledger-row.columns';
  * better-sqlite3 runs synchronously: nothing interleaves with a statement,
  * and Kysely's own connection (the same database) never sees half a move.
  */
-export class SqliteLedgerInbox {
+export class SqliteLedgerInbox implements SqliteRowPath {
   private readonly insert: Database.Statement;
   private readonly insertMany: (rows: readonly LedgerRow[]) => void;
   private readonly hasRows: Database.Statement<[], { one: number }>;
@@ -66,8 +69,12 @@ export class SqliteLedgerInbox {
     return this.moveBatch(limit);
   }
 
+  moveSome(): boolean {
+    return this.move(LEDGER_INBOX_MOVE_ROWS) === LEDGER_INBOX_MOVE_ROWS;
+  }
+
   /** Moves every row, `chunk` rows per transaction; returns how many. */
-  moveAll(chunk: number): number {
+  moveAll(chunk = LEDGER_INBOX_MOVE_ROWS): number {
     if (this.empty) return 0;
     let moved = 0;
     for (;;) {
@@ -75,5 +82,9 @@ export class SqliteLedgerInbox {
       moved += batch;
       if (batch < chunk) return moved;
     }
+  }
+
+  close(): void {
+    this.moveAll();
   }
 }

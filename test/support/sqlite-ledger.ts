@@ -1,17 +1,28 @@
 import Database from 'better-sqlite3';
-import { LEDGER_INBOX_MOVE_ROWS } from '../../src/ledger/ledger.constants';
+import { resolve } from 'node:path';
+import { journalDirFor, listJournals } from '../../src/ledger/journal/journal-files';
+import { LedgerJournalMover } from '../../src/ledger/journal/ledger-journal.mover';
 import { SqliteLedgerInbox } from '../../src/ledger/sqlite-ledger-inbox';
 
 /**
  * Opens a gateway's SQLite ledger for reading its rows straight from the
- * file. A gateway commits each row to `ledger_inbox` and moves it into
- * `ledger` a moment later (or on its next read); this moves whatever is still
- * in the inbox first, as a gateway opening the file would, so that `ledger`
- * holds every committed row. The caller closes the database.
+ * file. A gateway commits each row to its journal file and moves it into
+ * `ledger` a moment later (or on its next read); this moves every journal
+ * line not moved yet first (each exactly once, as any gateway sharing the
+ * file would, leaving the files to their owners), and what an earlier
+ * version left in `ledger_inbox`, so that `ledger` holds every committed
+ * row. The caller closes the database.
  */
 export function openSettledLedger(path: string): Database.Database {
   const db = new Database(path, { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
-  new SqliteLedgerInbox(db).moveAll(LEDGER_INBOX_MOVE_ROWS);
+  new SqliteLedgerInbox(db).moveAll();
+  const dir = journalDirFor(resolve(path));
+  const mover = new LedgerJournalMover(db, {
+    warn: (message) => {
+      throw new Error(`ledger journal: ${JSON.stringify(message)}`);
+    },
+  });
+  for (const file of listJournals(dir)) mover.moveFile(dir, file.name);
   return db;
 }

@@ -1,0 +1,174 @@
+import type Database from 'better-sqlite3';
+import { closeSync, openSync, readSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { LEDGER_INSERTED_COLUMNS } from '../ledger-row.columns';
+
+/** Most bytes one move transaction reads from a journal (about 3,000 rows); the rest follow. */
+export const JOURNAL_MOVE_CHUNK_BYTES = 1024 * 1024;
+
+const NEWLINE = 0x0a;
+
+export interface JournalMoverLog {
+  warn(message: Record<string, unknown>): void;
+}
+
+/**
+ * Moves journal lines into `ledger`. Each move is one write transaction that
+ * reads how far the file was moved (`ledger_journal_progress`), inserts the
+ * complete lines after that point and records the new point: any number of
+ * processes may move the same file, every line reaches `ledger` exactly once
+ * and in file order. A line still being written (no newline yet) waits for
+ * the next move.
+ */
+export class LedgerJournalMover {
+  private buffer: Buffer;
+  private readonly movedBytes: Database.Statement<[string], { moved: number }>;
+  private readonly saveMoved: Database.Statement<[string, number]>;
+  private readonly forgetMoved: Database.Statement<[string]>;
+  private readonly insert: Database.Statement<unknown[]>;
+  private readonly moveChunkLocked: (dir: string, name: string) => ChunkMoved;
+
+  constructor(
+    db: Database.Database,
+    private readonly log: JournalMoverLog,
+    chunkBytes = JOURNAL_MOVE_CHUNK_BYTES,
+  ) {
+    this.buffer = Buffer.allocUnsafe(chunkBytes);
+    this.movedBytes = db.prepare(
+      'select moved_bytes as moved from ledger_journal_progress where file = ?',
+    );
+    this.saveMoved = db.prepare(
+      `insert into ledger_journal_progress (file, moved_bytes) values (?, ?)
+       on conflict (file) do update set moved_bytes = excluded.moved_bytes`,
+    );
+    this.forgetMoved = db.prepare('delete from ledger_journal_progress where file = ?');
+    const names = LEDGER_INSERTED_COLUMNS.join(', ');
+    const placeholders = LEDGER_INSERTED_COLUMNS.map(() => '?').join(', ');
+    this.insert = db.prepare(`insert into ledger (${names}) values (${placeholders})`);
+    // IMMEDIATE: the write lock before the progress is read, so two movers of one file take turns.
+    this.moveChunkLocked = db.transaction((dir: string, name: string) => this.moveLocked(dir, name))
+      .immediate;
+  }
+
+  /** One transaction: up to the chunk size of complete lines not moved yet. */
+  moveChunk(dir: string, name: string): ChunkMoved {
+    return this.moveChunkLocked(dir, name);
+  }
+
+  /** Moves every complete line of the file not moved yet, chunk by chunk. */
+  moveFile(dir: string, name: string): FileMoved {
+    let rows = 0;
+    for (;;) {
+      const chunk = this.moveChunkLocked(dir, name);
+      rows += chunk.rows;
+      if (!chunk.more) return { rows, leftBytes: chunk.leftBytes };
+    }
+  }
+
+  /**
+   * Removes a file no one appends to any more, then forgets its progress
+   * (in that order: a progress row without its file is harmless, a file
+   * without its progress would be moved again). Bytes after its last newline
+   * (a write cut short) are reported, not moved.
+   */
+  remove(dir: string, name: string, leftBytes: number): void {
+    if (leftBytes > 0) {
+      this.log.warn({
+        msg: 'ledger journal ends in an incomplete line, dropped',
+        file: name,
+        bytes: leftBytes,
+      });
+    }
+    rmSync(join(dir, name), { force: true });
+    this.forgetMoved.run(name);
+  }
+
+  private moveLocked(dir: string, name: string): ChunkMoved {
+    const moved = this.movedBytes.get(name)?.moved ?? 0;
+    let fd: number;
+    try {
+      fd = openSync(join(dir, name), 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return NOTHING;
+      throw err;
+    }
+    try {
+      for (;;) {
+        const read = readSync(fd, this.buffer, 0, this.buffer.length, moved);
+        if (read === 0) return NOTHING;
+        const end = this.buffer.lastIndexOf(NEWLINE, read - 1);
+        if (end < 0) {
+          // One line longer than the buffer: grow it and read again.
+          if (read === this.buffer.length) {
+            this.buffer = Buffer.allocUnsafe(this.buffer.length * 2);
+            continue;
+          }
+          return { rows: 0, more: false, leftBytes: read };
+        }
+        const rows = this.insertLines(name, moved, this.buffer.toString('utf8', 0, end));
+        this.saveMoved.run(name, moved + end + 1);
+        const full = read === this.buffer.length;
+        return { rows, more: full, leftBytes: full ? 0 : read - end - 1 };
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private insertLines(name: string, from: number, text: string): number {
+    let rows = 0;
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      const values = parseLine(line);
+      if (values && this.inserted(values)) {
+        rows += 1;
+      } else {
+        // Only a write cut short (a full disk, a power cut) leaves such a line; the rest is sound,
+        // and a line that can never be inserted must not stop the ones after it.
+        this.log.warn({
+          msg: 'ledger journal line unreadable, skipped',
+          file: name,
+          near: from,
+          line: line.slice(0, 200),
+        });
+      }
+    }
+    return rows;
+  }
+
+  /** False for values the table refuses (a constraint); any other failure ends the move. */
+  private inserted(values: unknown[]): boolean {
+    try {
+      this.insert.run(values);
+      return true;
+    } catch (err) {
+      if (String((err as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) return false;
+      throw err;
+    }
+  }
+}
+
+export interface ChunkMoved {
+  rows: number;
+  more: boolean;
+  /** Bytes after the last newline: a line not finished (yet). */
+  leftBytes: number;
+}
+
+export interface FileMoved {
+  rows: number;
+  leftBytes: number;
+}
+
+const NOTHING: ChunkMoved = { rows: 0, more: false, leftBytes: 0 };
+
+function parseLine(line: string): unknown[] | undefined {
+  try {
+    const values: unknown = JSON.parse(line);
+    return Array.isArray(values) && values.length === LEDGER_INSERTED_COLUMNS.length
+      ? values
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

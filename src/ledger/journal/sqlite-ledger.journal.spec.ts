@@ -1,0 +1,150 @@
+import { Logger } from '@nestjs/common';
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../../test/support/stdio-process';
+import { KyselyLedgerStore } from '../kysely-ledger.store';
+import { ledgerRow } from '../testing/ledger-row.fixture';
+import { journalDirFor } from './journal-files';
+import { JournalOwnerLock } from './journal-owner.lock';
+
+describe('SQLite ledger journal', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'owlclaw-ledger-journal-'));
+  let databases = 0;
+  const newPath = () => join(dir, `db-${++databases}`, 'ledger.db');
+  const files = (path: string) => readdirSync(journalDirFor(path)).sort();
+  const requestIds = (path: string) => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return db
+        .prepare('select request_id from ledger order by id')
+        .all()
+        .map((r) => (r as { request_id: string }).request_id);
+    } finally {
+      db.close();
+    }
+  };
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => jest.restoreAllMocks());
+
+  it('starts a new file past the size limit and removes each complete file once moved', async () => {
+    const path = newPath();
+    const store = new KyselyLedgerStore({ driver: 'sqlite', path }, { rotateBytes: 2_000 });
+    await store.init();
+    try {
+      const rows = Array.from({ length: 60 }, (_, i) => ledgerRow({ requestId: `r${i}` }));
+      for (const row of rows) await store.append([row]);
+      expect(files(path).filter((f) => f.endsWith('.jsonl')).length).toBeGreaterThan(3);
+
+      expect(await store.query({ limit: 100 })).toHaveLength(60);
+      // Only the file appends go to now is left, beside the lock.
+      expect(files(path).map((f) => f.replace(/^[^.]+/, 'owner'))).toEqual([
+        expect.stringMatching(/^owner\.\d+\.jsonl$/),
+        'owner.lock',
+      ]);
+      expect(requestIds(path)).toEqual(rows.map((r) => r.requestId));
+    } finally {
+      await store.close();
+    }
+    expect(files(path)).toEqual([]);
+  });
+
+  it('skips a line a write cut short, says so, and moves the rows around it', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const path = newPath();
+    const store = new KyselyLedgerStore({ driver: 'sqlite', path });
+    await store.init();
+    try {
+      await store.append([ledgerRow({ requestId: 'before' })]);
+      const [journal] = files(path).filter((f) => f.endsWith('.jsonl'));
+      appendFileSync(join(journalDirFor(path), journal), '[1700000000000,"torn\n');
+      await store.append([ledgerRow({ requestId: 'after' })]);
+
+      expect((await store.query({ limit: 10 })).map((r) => r.requestId)).toEqual([
+        'after',
+        'before',
+      ]);
+      expect(warn).toHaveBeenCalledWith(
+        expect.objectContaining({ msg: 'ledger journal line unreadable, skipped', file: journal }),
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('moves every row exactly once while several processes append and move the same files', async () => {
+    const path = newPath();
+    const setup = new KyselyLedgerStore({ driver: 'sqlite', path });
+    await setup.init();
+    await setup.close();
+    // dist/ is built by Jest's global setup; each child is its own process and SQLite connection.
+    const script = `
+      const { KyselyLedgerStore } = require(${JSON.stringify(join(REPO_ROOT, 'dist/ledger/kysely-ledger.store.js'))});
+      const [path, name, template] = process.argv.slice(1);
+      const row = JSON.parse(template);
+      const store = new KyselyLedgerStore({ driver: 'sqlite', path }, { rotateBytes: 20000 });
+      (async () => {
+        await store.init();
+        for (let i = 0; i < 30; i++) {
+          await store.append(Array.from({ length: 10 }, (_, j) => ({ ...row, requestId: name + ':' + (i * 10 + j) })));
+          await store.query({ limit: 1 });
+        }
+        await store.close();
+      })().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });`;
+    const template = JSON.stringify(ledgerRow({ clientId: 'racer', cost: 1 }));
+    const exits = await Promise.all(
+      ['a', 'b', 'c'].map((name) => {
+        const child = spawn(process.execPath, ['-e', script, path, name, template], {
+          stdio: 'inherit',
+        });
+        return new Promise<number | null>((resolve) => child.on('exit', resolve));
+      }),
+    );
+    expect(exits).toEqual([0, 0, 0]);
+
+    const ids = requestIds(path);
+    expect(ids).toHaveLength(900);
+    expect(new Set(ids).size).toBe(900);
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.prepare('select sum(calls) as calls from ledger_usage').get()).toEqual({
+        calls: 900,
+      });
+    } finally {
+      db.close();
+    }
+    expect(files(path)).toEqual([]);
+  });
+
+  describe('owner lock', () => {
+    it('is held while its owner lives, here or in another process, and free once it is gone', async () => {
+      const lockDir = mkdtempSync(join(dir, 'locks-'));
+      const mine = join(lockDir, 'mine.lock');
+      const held = JournalOwnerLock.hold(mine);
+      expect(JournalOwnerLock.takeOver(mine)).toBeUndefined();
+      held.release();
+      expect(JournalOwnerLock.takeOver(mine)).toBe('missing');
+
+      const theirs = join(lockDir, 'theirs.lock');
+      const script = `
+        const { JournalOwnerLock } = require(${JSON.stringify(join(REPO_ROOT, 'dist/ledger/journal/journal-owner.lock.js'))});
+        JournalOwnerLock.hold(process.argv[1]);
+        process.stdout.write('held\\n');
+        setInterval(() => undefined, 1000);`;
+      const child = spawn(process.execPath, ['-e', script, theirs], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      await new Promise((resolve) => child.stdout.once('data', resolve));
+      expect(JournalOwnerLock.takeOver(theirs)).toBeUndefined();
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.on('exit', resolve));
+      const taken = JournalOwnerLock.takeOver(theirs);
+      expect(taken).toBeInstanceOf(JournalOwnerLock);
+      (taken as JournalOwnerLock).release();
+      expect(readdirSync(lockDir)).toEqual([]);
+    });
+  });
+});

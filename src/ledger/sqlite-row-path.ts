@@ -1,0 +1,17 @@
+import { LedgerRow } from './ledger-row';
+
+/**
+ * How a SQLite store's rows reach `ledger`: committed first where a commit
+ * is cheap (the journal for a database file, the `ledger_inbox` table for an
+ * in-memory one), moved into `ledger` and its indexes and summaries after.
+ */
+export interface SqliteRowPath {
+  /** Commits the rows: once this returns, they survive the process being killed. */
+  append(rows: readonly LedgerRow[]): void;
+  /** One move of this store's own rows (a bounded transaction); true while more are waiting. */
+  moveSome(): boolean;
+  /** Moves every row committed so far, by this process or any other, into `ledger`. */
+  moveAll(): number;
+  /** Moves what is left and lets go of what the path holds (files, locks). */
+  close(): void;
+}
