@@ -46,8 +46,9 @@ export class LedgerJournalMover {
     const placeholders = LEDGER_INSERTED_COLUMNS.map(() => '?').join(', ');
     this.insert = db.prepare(`insert into ledger (${names}) values (${placeholders})`);
     // IMMEDIATE: the write lock before the progress is read, so two movers of one file take turns.
-    this.moveChunkLocked = db.transaction((dir: string, name: string) => this.moveLocked(dir, name))
-      .immediate;
+    this.moveChunkLocked = db.transaction((dir: string, name: string) =>
+      this.moveLocked(dir, name),
+    ).immediate;
   }
 
   /** One transaction: up to the chunk size of complete lines not moved yet. */
