@@ -62,7 +62,7 @@ export class KyselyLedgerStore implements LedgerStore {
       const { error } = await migrator.migrateToLatest();
       if (error === undefined) {
         // Kysely opened the SQLite database for the migrations; the tables now exist.
-        if (this.sqlite) this.openRowPath(this.sqlite);
+        if (this.sqlite) await this.openRowPath(this.sqlite);
         return;
       }
       // Two processes migrating one SQLite file at once (Kysely takes no lock there): the
@@ -88,18 +88,18 @@ export class KyselyLedgerStore implements LedgerStore {
   }
 
   async query(query: LedgerQuery): Promise<StoredLedgerRow[]> {
-    this.moveAll();
+    await this.moveAll();
     const rows = await ledgerPageQuery(this.db, query).execute();
     return rows.map(fromColumns);
   }
 
   async spendSince(clientId: string, from: number): Promise<number> {
-    this.moveAll();
+    await this.moveAll();
     return querySpendSince(this.db, clientId, from);
   }
 
   async usage(now: number, clientId?: string): Promise<ClientUsage[]> {
-    this.moveAll();
+    await this.moveAll();
     return queryUsage(this.db, this.connection.driver, now, clientId);
   }
 
@@ -110,7 +110,7 @@ export class KyselyLedgerStore implements LedgerStore {
    * a chunk locks). The triggers take each chunk out of the usage summary.
    */
   async prune(before: number): Promise<number> {
-    this.moveAll();
+    await this.moveAll();
     let deleted = 0;
     for (;;) {
       const result = await this.db
@@ -144,7 +144,7 @@ export class KyselyLedgerStore implements LedgerStore {
     clearTimeout(this.moveTimer);
     this.closed = true;
     try {
-      this.rowPath?.close();
+      await this.rowPath?.close();
     } catch (err) {
       // The rows stay committed (journal or inbox); the next process to open the file moves them.
       this.logger.warn({ msg: 'ledger rows not moved at close', error: messageOf(err) });
@@ -156,23 +156,26 @@ export class KyselyLedgerStore implements LedgerStore {
    * Also moves what processes killed before their move left behind: their
    * journals, and rows an earlier version committed to `ledger_inbox`.
    */
-  private openRowPath(db: Database.Database): void {
+  private async openRowPath(db: Database.Database): Promise<void> {
     const inbox = new SqliteLedgerInbox(db);
     const path = this.connection.driver === 'sqlite' ? this.connection.path : ':memory:';
     if (path === ':memory:') {
       this.rowPath = inbox;
     } else {
-      const log = { warn: (message: Record<string, unknown>) => this.logger.warn(message) };
-      const dir = journalDirFor(resolve(path));
-      this.rowPath = new SqliteLedgerJournal(db, dir, log, this.journalOptions);
+      const log = {
+        warn: (message: Record<string, unknown>) => this.logger.warn(message),
+        error: (message: Record<string, unknown>) => this.logger.error(message),
+      };
+      const file = resolve(path);
+      this.rowPath = new SqliteLedgerJournal(file, journalDirFor(file), log, this.journalOptions);
     }
-    const moved = inbox.moveAll() + this.moveAll();
+    const moved = inbox.moveAll() + (await this.moveAll());
     if (moved > 0)
       this.logger.log({ msg: 'ledger rows left by earlier processes moved in', moved });
   }
 
   /** Every committed row (this process's and any other's) into `ledger`, now. */
-  private moveAll(): number {
+  private moveAll(): number | Promise<number> {
     if (!this.rowPath) return 0;
     clearTimeout(this.moveTimer);
     this.moveTimer = undefined;

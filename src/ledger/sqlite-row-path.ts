@@ -8,10 +8,10 @@ import { LedgerRow } from './ledger-row';
 export interface SqliteRowPath {
   /** Commits the rows: once this returns, they survive the process being killed. */
   append(rows: readonly LedgerRow[]): void;
-  /** One move of this store's own rows (a bounded transaction); true while more are waiting. */
+  /** Starts one move of this store's own rows; true while more are waiting for another. */
   moveSome(): boolean;
   /** Moves every row committed so far, by this process or any other, into `ledger`. */
-  moveAll(): number;
-  /** Moves what is left and lets go of what the path holds (files, locks). */
-  close(): void;
+  moveAll(): number | Promise<number>;
+  /** Moves what is left and lets go of what the path holds (files, locks, threads). */
+  close(): void | Promise<void>;
 }
