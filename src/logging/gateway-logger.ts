@@ -6,8 +6,14 @@ import { LineBlockStream } from './line-block.stream';
 
 type Level = 'debug' | 'info' | 'warn' | 'error' | 'trace';
 
-/** Bytes of log lines gathered before one write to stderr. */
-const LOG_BUFFER_BYTES = 4096;
+/**
+ * Bytes of log lines gathered before one write to stderr. Each block is an
+ * asynchronous write on libuv's thread pool (a thread hand-off and a wake-up
+ * of the event loop when it is done): with a decision line per call, 4 KiB
+ * blocks cost about 4 us of CPU per call at 20,000 calls/s more than 64 KiB
+ * ones (measured over stdio, 100 calls in flight).
+ */
+const LOG_BUFFER_BYTES = 64 * 1024;
 /** The longest a line waits in that buffer. */
 const LOG_FLUSH_INTERVAL_MS = 100;
 /**
