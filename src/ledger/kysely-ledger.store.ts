@@ -167,7 +167,8 @@ export class KyselyLedgerStore implements LedgerStore {
         error: (message: Record<string, unknown>) => this.logger.error(message),
       };
       const file = resolve(path);
-      this.rowPath = new SqliteLedgerJournal(file, journalDirFor(file), log, this.journalOptions);
+      const dir = journalDirFor(file);
+      this.rowPath = new SqliteLedgerJournal(db, file, dir, log, this.journalOptions);
     }
     const moved = inbox.moveAll() + (await this.moveAll());
     if (moved > 0)

@@ -13,27 +13,35 @@ interface Pending {
   reject: (err: Error) => void;
 }
 
+/** After a worker fails, how long until another is started (requests fail at once meanwhile). */
+const RESTART_DELAY_MS = 5_000;
+
 /**
  * The store's side of the journal mover's worker thread. A worker that
- * fails is started again on the next request (the rows wait in their
- * files). The thread keeps the process alive only while a request waits
- * for its answer.
+ * fails is started again on a request at least RESTART_DELAY_MS later; the
+ * rows wait in their files, and the store moves them itself meanwhile
+ * (sqlite-ledger.journal.ts). The thread keeps the process alive only while
+ * a request waits for its answer.
  */
 export class JournalMoverThread {
   private worker?: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private failure?: { at: number; error: Error };
 
   constructor(
     private readonly setup: JournalMoverSetup,
     private readonly log: JournalMoverLog & { error(message: Record<string, unknown>): void },
+    private readonly file = workerFile(),
   ) {
     this.start();
   }
 
-  /** Moves the owner's rows, answering nothing (the periodic move). */
-  moveOwn(seq: number): void {
+  /** Moves the owner's rows, answering nothing (the periodic move); false while no thread runs. */
+  moveOwn(seq: number): boolean {
+    if (!this.available()) return false;
     this.post({ kind: 'move-own', seq });
+    return true;
   }
 
   /** Moves every journal in the directory; resolves with how many rows. */
@@ -52,6 +60,8 @@ export class JournalMoverThread {
   }
 
   private request(message: JournalMoverRequest & { id: number }): Promise<number> {
+    if (!this.available())
+      return Promise.reject(this.failure?.error ?? new Error('no mover thread'));
     const answer = new Promise<number>((resolve, reject) =>
       this.pending.set(message.id, { resolve, reject }),
     );
@@ -65,15 +75,28 @@ export class JournalMoverThread {
     worker.postMessage(message);
   }
 
+  /** A thread runs, or may be started again. */
+  private available(): boolean {
+    return (
+      !this.failure || this.worker !== undefined || Date.now() - this.failure.at >= RESTART_DELAY_MS
+    );
+  }
+
   private start(): Worker {
-    const worker = new Worker(workerFile(), { workerData: this.setup });
+    const worker = new Worker(this.file, { workerData: this.setup });
     worker.unref();
     worker.on('message', (reply: JournalMoverReply) => this.onReply(worker, reply));
     worker.on('error', (err) => {
-      this.log.error({ msg: 'ledger journal mover failed', error: err.message });
+      this.log.error({ msg: 'ledger journal mover thread failed', error: err.message });
+      this.failure = { at: Date.now(), error: err };
       this.stopped(worker, err);
     });
-    worker.on('exit', (code) => this.stopped(worker, new Error(`mover thread exited (${code})`)));
+    worker.on('exit', (code) => {
+      if (this.worker !== worker) return;
+      const err = new Error(`ledger journal mover thread exited (${code})`);
+      this.failure = { at: Date.now(), error: err };
+      this.stopped(worker, err);
+    });
     this.worker = worker;
     return worker;
   }
@@ -103,7 +126,7 @@ export class JournalMoverThread {
  * TypeScript sources (the test suite), it is the build's copy: Jest's global
  * setup builds dist/ before any test runs (test/global-setup.ts).
  */
-function workerFile(): string {
+export function workerFile(): string {
   const beside = join(__dirname, 'journal-mover.worker.js');
   if (existsSync(beside)) return beside;
   return join(__dirname, '..', '..', '..', 'dist', 'ledger', 'journal', 'journal-mover.worker.js');

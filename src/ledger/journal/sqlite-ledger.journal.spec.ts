@@ -75,6 +75,27 @@ describe('SQLite ledger journal', () => {
     }
   });
 
+  it('moves the rows on its own connection while the mover thread cannot run', async () => {
+    const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const path = newPath();
+    const broken = join(dir, 'no-such-worker.js');
+    const store = new KyselyLedgerStore({ driver: 'sqlite', path }, { workerFile: broken });
+    await store.init();
+    try {
+      const rows = Array.from({ length: 20 }, (_, i) => ledgerRow({ requestId: `w${i}` }));
+      await store.append(rows.slice(0, 5));
+      await store.append(rows.slice(5));
+      expect(await store.query({ limit: 100 })).toHaveLength(20);
+      expect(requestIds(path)).toEqual(rows.map((r) => r.requestId));
+      expect(error).toHaveBeenCalledWith(
+        expect.objectContaining({ msg: 'ledger journal mover thread failed' }),
+      );
+    } finally {
+      await store.close();
+    }
+    expect(files(path)).toEqual([]);
+  });
+
   it('moves every row exactly once while several processes append and move the same files', async () => {
     const path = newPath();
     const setup = new KyselyLedgerStore({ driver: 'sqlite', path });

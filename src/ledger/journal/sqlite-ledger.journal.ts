@@ -1,7 +1,9 @@
+import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { LedgerRow } from '../ledger-row';
 import { SqliteRowPath } from '../sqlite-row-path';
-import { JournalMoverThread } from './journal-mover.thread';
+import { JournalMoverThread, workerFile } from './journal-mover.thread';
+import { JournalSweep } from './journal-sweep';
 import { JOURNAL_MOVE_CHUNK_BYTES, JournalMoverLog } from './ledger-journal.mover';
 import { LedgerJournalWriter } from './ledger-journal.writer';
 
@@ -11,7 +13,11 @@ export const JOURNAL_ROTATE_BYTES = 64 * 1024 * 1024;
 export interface JournalOptions {
   rotateBytes?: number;
   chunkBytes?: number;
+  /** The mover thread's script (tests point it at a broken one). */
+  workerFile?: string;
 }
+
+type JournalLog = JournalMoverLog & { error(message: Record<string, unknown>): void };
 
 /**
  * The write path of a SQLite ledger file. A call's row must be committed
@@ -27,26 +33,32 @@ export interface JournalOptions {
  * sees every committed row; a journal is removed by its owner once moved, or
  * by whichever process finds its owner gone (journal-sweep.ts), which is how
  * the rows of a killed process reach `ledger`.
+ *
+ * Should the thread fail, the store moves the rows on its own connection
+ * until a new thread runs: slower for the event loop, as correct (any mover
+ * moves each line once).
  */
 export class SqliteLedgerJournal implements SqliteRowPath {
   private readonly writer: LedgerJournalWriter;
   private readonly mover: JournalMoverThread;
+  private local?: JournalSweep;
 
   constructor(
+    private readonly db: Database.Database,
     databasePath: string,
-    dir: string,
-    log: JournalMoverLog & { error(message: Record<string, unknown>): void },
-    options: JournalOptions = {},
+    private readonly dir: string,
+    private readonly log: JournalLog,
+    private readonly options: JournalOptions = {},
   ) {
     this.writer = new LedgerJournalWriter(
       dir,
       randomUUID(),
       options.rotateBytes ?? JOURNAL_ROTATE_BYTES,
     );
-    const chunkBytes = options.chunkBytes ?? JOURNAL_MOVE_CHUNK_BYTES;
     this.mover = new JournalMoverThread(
-      { databasePath, dir, owner: this.writer.owner, chunkBytes },
+      { databasePath, dir, owner: this.writer.owner, chunkBytes: this.chunkBytes },
       log,
+      options.workerFile ?? workerFile(),
     );
   }
 
@@ -56,21 +68,41 @@ export class SqliteLedgerJournal implements SqliteRowPath {
 
   /** The thread moves everything of this owner's in one go: nothing is left for another turn. */
   moveSome(): boolean {
-    this.mover.moveOwn(this.writer.seq);
+    if (!this.mover.moveOwn(this.writer.seq)) this.onThisThread().moveOwn(this.writer.seq);
     return false;
   }
 
   moveAll(): Promise<number> {
-    return this.mover.moveAll(this.writer.seq);
+    return this.mover
+      .moveAll(this.writer.seq)
+      .catch(() => this.onThisThread().moveAll(this.writer.seq));
   }
 
   /** Appends have stopped: moves everything, removes this owner's files, lets the lock go. */
   async close(): Promise<void> {
     try {
-      await this.mover.finish(this.writer.seq);
+      await this.mover
+        .finish(this.writer.seq)
+        .catch(() => this.onThisThread().finish(this.writer.seq));
     } finally {
       // Whatever was not moved stays in the files; with the lock gone, the next store takes them.
       this.writer.close();
     }
+  }
+
+  private get chunkBytes(): number {
+    return this.options.chunkBytes ?? JOURNAL_MOVE_CHUNK_BYTES;
+  }
+
+  /** The rows moved on the store's own connection, while no mover thread runs. */
+  private onThisThread(): JournalSweep {
+    this.local ??= new JournalSweep(
+      this.db,
+      this.dir,
+      this.writer.owner,
+      this.log,
+      this.chunkBytes,
+    );
+    return this.local;
   }
 }
