@@ -83,7 +83,9 @@ export class JournalMoverThread {
   }
 
   private start(): Worker {
-    const worker = new Worker(this.file, { workerData: this.setup });
+    // In stdio mode stdout carries the protocol: whatever the thread might print goes to stderr.
+    const worker = new Worker(this.file, { workerData: this.setup, stdout: true });
+    worker.stdout.pipe(process.stderr, { end: false });
     worker.unref();
     worker.on('message', (reply: JournalMoverReply) => this.onReply(worker, reply));
     worker.on('error', (err) => {
