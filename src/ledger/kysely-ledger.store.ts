@@ -7,7 +7,7 @@ import { LedgerRow, StoredLedgerRow } from './ledger-row';
 import { fromColumns, toColumns } from './ledger-row.columns';
 import { ClientUsage, LedgerQuery, LedgerStore } from './ledger-store';
 import { LedgerConnection } from './ledger-connection';
-import { LEDGER_INBOX_MOVE_DELAY_MS, LEDGER_PRUNE_CHUNK_ROWS } from './ledger.constants';
+import { LEDGER_MOVE_DELAY_MS, LEDGER_PRUNE_CHUNK_ROWS } from './ledger.constants';
 import { createLedgerDialect } from './ledger.dialect';
 import { LedgerMigrationProvider } from './ledger.migrations';
 import { ledgerPageQuery } from './ledger-page.query';
@@ -81,7 +81,7 @@ export class KyselyLedgerStore implements LedgerStore {
     if (this.rowPath) {
       if (this.closed) throw new Error('ledger store is closed');
       this.rowPath.append(rows);
-      this.scheduleMove(LEDGER_INBOX_MOVE_DELAY_MS);
+      this.scheduleMove(LEDGER_MOVE_DELAY_MS);
       return;
     }
     await this.db.insertInto('ledger').values(rows.map(toColumns)).execute();
@@ -183,7 +183,7 @@ export class KyselyLedgerStore implements LedgerStore {
     return this.rowPath.moveAll();
   }
 
-  /** One move of at most LEDGER_INBOX_MOVE_ROWS after `delayMs`; more follow while rows remain. */
+  /** One move after `delayMs` (the row path bounds it); more follow while rows remain. */
   private scheduleMove(delayMs: number): void {
     if (this.moveTimer || this.closed) return;
     this.moveTimer = setTimeout(() => {
@@ -194,7 +194,7 @@ export class KyselyLedgerStore implements LedgerStore {
       } catch (err) {
         // Nothing is lost (the rows stay committed); try again later, reads move them too.
         this.logger.warn({ msg: 'ledger move failed', error: messageOf(err) });
-        this.scheduleMove(LEDGER_INBOX_MOVE_DELAY_MS * 50);
+        this.scheduleMove(LEDGER_MOVE_DELAY_MS * 50);
       }
     }, delayMs);
     // Never what keeps the process alive: close() moves whatever is left.

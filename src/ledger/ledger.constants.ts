@@ -13,11 +13,11 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
 export const LEDGER_PING_TIMEOUT_MS = 2_000;
 
 /**
- * SQLite: how long committed rows may wait in `ledger_inbox` before they are
- * moved into `ledger` (reads move them at once). Longer makes larger, cheaper
- * moves, and a longer pause of the event loop while one runs.
+ * SQLite: how long committed rows may wait in their journal (or in
+ * `ledger_inbox`) before a move into `ledger` starts (reads move them at
+ * once). Longer makes larger, cheaper moves.
  */
-export const LEDGER_INBOX_MOVE_DELAY_MS = 20;
+export const LEDGER_MOVE_DELAY_MS = 20;
 
-/** SQLite: most rows one move transaction takes from the inbox (a few ms); the rest follow. */
+/** SQLite in memory: most rows one move transaction takes from the inbox (a few ms); the rest follow. */
 export const LEDGER_INBOX_MOVE_ROWS = 2_000;

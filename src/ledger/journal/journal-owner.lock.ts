@@ -18,12 +18,7 @@ export class JournalOwnerLock {
   static hold(path: string): JournalOwnerLock {
     const db = new Database(path);
     try {
-      db.pragma('locking_mode = EXCLUSIVE');
-      // Nothing is ever written: no rollback journal file beside the lock.
-      db.pragma('journal_mode = MEMORY');
-      // A transaction left open is what keeps the exclusive lock.
-      db.exec('begin exclusive');
-      return new JournalOwnerLock(path, db);
+      return new JournalOwnerLock(path, lockExclusively(db));
     } catch (err) {
       db.close();
       throw err;
@@ -44,10 +39,7 @@ export class JournalOwnerLock {
       throw err;
     }
     try {
-      db.pragma('locking_mode = EXCLUSIVE');
-      db.pragma('journal_mode = MEMORY');
-      db.exec('begin exclusive');
-      return new JournalOwnerLock(path, db);
+      return new JournalOwnerLock(path, lockExclusively(db));
     } catch (err) {
       db.close();
       if ((err as { code?: string }).code === 'SQLITE_BUSY') return undefined;
@@ -60,4 +52,14 @@ export class JournalOwnerLock {
     rmSync(this.path, { force: true });
     this.db.close();
   }
+}
+
+/** Takes the file's exclusive lock for as long as `db` stays open (throws SQLITE_BUSY if held). */
+function lockExclusively(db: Database.Database): Database.Database {
+  db.pragma('locking_mode = EXCLUSIVE');
+  // Nothing is ever written: no rollback journal file beside the lock.
+  db.pragma('journal_mode = MEMORY');
+  // A transaction left open is what keeps the exclusive lock.
+  db.exec('begin exclusive');
+  return db;
 }
