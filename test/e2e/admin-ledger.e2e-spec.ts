@@ -35,7 +35,11 @@ async function gatewayWithToken(
   if (token === undefined) delete process.env[ADMIN_TOKEN_ENV];
   else process.env[ADMIN_TOKEN_ENV] = token;
   try {
-    return await startHttpGateway({ config: { ledger: { sqlite_path: join(dir, name, 'l.db') } } });
+    // retention_days 0: the rows below are dated March 2026, older than the default 90 days; the
+    // boot prune, which may finish after they are appended, must not take them away.
+    return await startHttpGateway({
+      config: { ledger: { sqlite_path: join(dir, name, 'l.db'), retention_days: 0 } },
+    });
   } finally {
     if (savedToken === undefined) delete process.env[ADMIN_TOKEN_ENV];
     else process.env[ADMIN_TOKEN_ENV] = savedToken;
