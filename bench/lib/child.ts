@@ -2,6 +2,9 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
+
+/** USER_HZ: /proc reports CPU times in these ticks (100 on Linux for every common architecture). */
+const CLOCK_TICKS_PER_SECOND = 100;
 import { REPO_ROOT } from './paths';
 
 export interface ServerSpec {
@@ -73,6 +76,14 @@ export class ChildServer {
     const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? NaN);
     if (Number.isFinite(kb)) this.maxRssKb = Math.max(this.maxRssKb, kb);
     return kb / 1024;
+  }
+
+  /** CPU time the process has used so far, all its threads, user and system (ms). */
+  cpuMs(): number {
+    const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces): utime and stime are 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
   }
 
   get maxRssMb(): number {

@@ -168,6 +168,7 @@ function stdioSection(stdio: StdioResults): string {
       : 'SDK McpServer + StdioServerTransport',
     num(cell.callsPerSecond),
     cell.runs.map((r) => num(r)).join(', '),
+    num(cell.cpuUsPerCall),
     cell.errors,
     num(cell.maxRssMb),
   ]);
@@ -178,10 +179,23 @@ function stdioSection(stdio: StdioResults): string {
       `${stdio.calls.toLocaleString('en-US')} tools/call round trips per run, ${plural(stdio.reps, 'run')} per cell, targets`,
       'alternating. Every run starts fresh server processes (handshake and 1,000 warm-up calls, then',
       'the measured calls), driven by the same line-based client: JSON lines on stdin, answers matched by',
-      'id on stdout.',
+      "id on stdout. Server CPU is the server process's CPU time (every thread, user and system, from",
+      '/proc) during the measured calls, per call: it depends less than calls/s on where the',
+      'scheduler puts client and server on the two cores.',
     ),
     '',
-    table(['Mode', 'Server', 'calls/s (median)', 'calls/s per run', 'Errors', 'RSS MiB'], rows),
+    table(
+      [
+        'Mode',
+        'Server',
+        'calls/s (median)',
+        'calls/s per run',
+        'Server CPU µs/call (median)',
+        'Errors',
+        'RSS MiB',
+      ],
+      rows,
+    ),
     '',
   ].join('\n');
 }

@@ -38,6 +38,8 @@ export interface StdioCell {
   /** calls/s of each run, and their median. */
   runs: number[];
   callsPerSecond: number;
+  /** The server's CPU time (all threads) per measured call, median over the runs (µs). */
+  cpuUsPerCall: number;
   errors: number;
   maxRssMb: number;
 }

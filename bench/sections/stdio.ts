@@ -15,6 +15,7 @@ const TARGETS: Array<StdioCell['target']> = ['gateway', 'sdk'];
 
 interface RunOutcome {
   callsPerSecond: number;
+  cpuUsPerCall: number;
   errors: number;
   rssMb: number;
 }
@@ -51,6 +52,7 @@ export async function runStdioSection(ctx: BenchContext): Promise<StdioResults> 
         calls,
         runs: runs.map((r) => r.callsPerSecond),
         callsPerSecond: median(runs.map((r) => r.callsPerSecond)),
+        cpuUsPerCall: median(runs.map((r) => r.cpuUsPerCall)),
         errors: runs.reduce((total, r) => total + r.errors, 0),
         maxRssMb: Math.max(...runs.map((r) => r.rssMb)),
       });
@@ -69,8 +71,10 @@ async function measureRun(
   try {
     const driver = await handshake(target, server);
     await drive(driver, WARMUP_CALLS, 100);
+    const cpuBefore = server.cpuMs();
     const { ms, errors } = await drive(driver, calls, inFlight);
-    return { callsPerSecond: (calls / ms) * 1000, errors, rssMb: server.sampleRss() };
+    const cpuUsPerCall = ((server.cpuMs() - cpuBefore) * 1000) / calls;
+    return { callsPerSecond: (calls / ms) * 1000, cpuUsPerCall, errors, rssMb: server.sampleRss() };
   } finally {
     await server.stop();
   }
