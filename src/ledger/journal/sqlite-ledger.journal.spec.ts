@@ -52,6 +52,31 @@ describe('SQLite ledger journal', () => {
     expect(files(path)).toEqual([]);
   });
 
+  it('moves lines longer than a move chunk, and multi-byte text cut across chunk ends, intact', async () => {
+    const path = newPath();
+    const store = new KyselyLedgerStore({ driver: 'sqlite', path }, { chunkBytes: 1_000 });
+    await store.init();
+    try {
+      const big = ledgerRow({
+        requestId: 'big',
+        arguments: JSON.stringify({ blob: 'x'.repeat(5_000) }),
+      });
+      const texts = Array.from({ length: 40 }, (_, i) =>
+        ledgerRow({
+          requestId: `u${i}`,
+          arguments: JSON.stringify({ text: `🦉 façade ${'é'.repeat(i)}` }),
+        }),
+      );
+      await store.append([texts[0], big, ...texts.slice(1)]);
+      const stored = new Map((await store.query({ limit: 100 })).map((r) => [r.requestId, r]));
+      expect(stored.size).toBe(41);
+      expect(stored.get('big')?.arguments).toBe(big.arguments);
+      for (const row of texts) expect(stored.get(row.requestId)?.arguments).toBe(row.arguments);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('skips a line a write cut short, says so, and moves the rows around it', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const path = newPath();
