@@ -17,7 +17,25 @@ const setup = workerData as JournalMoverSetup;
 const port = parentPort;
 if (!port) throw new Error('journal-mover.worker runs as a worker thread');
 
+/** A failing periodic move is reported at most this often (the store asks again after every append). */
+const FAILURE_REPORT_INTERVAL_MS = 10_000;
+
 const reply = (message: JournalMoverReply) => port.postMessage(message);
+let lastFailureReport = 0;
+let unreportedFailures = 0;
+
+function reportMoveFailure(error: string): void {
+  unreportedFailures += 1;
+  const now = Date.now();
+  if (now - lastFailureReport < FAILURE_REPORT_INTERVAL_MS) return;
+  reply({
+    kind: 'warn',
+    message: { msg: 'ledger move failed', error, failures: unreportedFailures },
+  });
+  lastFailureReport = now;
+  unreportedFailures = 0;
+}
+
 const db = openSqlite(setup.databasePath);
 const sweep = new JournalSweep(
   db,
@@ -40,8 +58,7 @@ port.on('message', (request: JournalMoverRequest) => {
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
     // Nothing is lost: the rows stay in their journal files for the next move.
-    if (request.kind === 'move-own')
-      reply({ kind: 'warn', message: { msg: 'ledger move failed', error } });
+    if (request.kind === 'move-own') reportMoveFailure(error);
     else reply({ kind: 'failed', id: request.id, error });
   }
 });

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../../test/support/stdio-process';
@@ -119,6 +119,37 @@ describe('SQLite ledger journal', () => {
       await store.close();
     }
     expect(files(path)).toEqual([]);
+  });
+
+  it('reports a move that keeps failing once per interval, and keeps the rows in the journal', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const path = newPath();
+    const store = new KyselyLedgerStore({ driver: 'sqlite', path });
+    await store.init();
+    const outside = new Database(path);
+    try {
+      // Every move now fails: its insert finds no table.
+      outside.exec('alter table ledger rename to ledger_elsewhere');
+      for (let i = 0; i < 10; i++) {
+        await store.append([ledgerRow({ requestId: `kept${i}` })]);
+        await new Promise((resolve) => setTimeout(resolve, 40));
+      }
+      const failures = warn.mock.calls.filter(
+        ([message]) => (message as { msg?: string }).msg === 'ledger move failed',
+      );
+      expect(failures).toHaveLength(1);
+      const journal = readdirSync(journalDirFor(path)).find((f) => f.endsWith('.jsonl')) ?? '';
+      const lines = readFileSync(join(journalDirFor(path), journal), 'utf8')
+        .trim()
+        .split('\n');
+      expect(lines).toHaveLength(10);
+
+      outside.exec('alter table ledger_elsewhere rename to ledger');
+      expect(await store.query({ limit: 100 })).toHaveLength(10);
+    } finally {
+      outside.close();
+      await store.close();
+    }
   });
 
   it('moves every row exactly once while several processes append and move the same files', async () => {
