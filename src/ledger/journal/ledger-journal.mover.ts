@@ -34,7 +34,7 @@ export class LedgerJournalMover {
   constructor(
     db: Database.Database,
     private readonly log: JournalMoverLog,
-    chunkBytes = JOURNAL_MOVE_CHUNK_BYTES,
+    private readonly chunkBytes = JOURNAL_MOVE_CHUNK_BYTES,
   ) {
     this.buffer = Buffer.allocUnsafe(chunkBytes);
     this.movedBytes = db.prepare(
@@ -112,6 +112,8 @@ export class LedgerJournalMover {
         const rows = this.insertLines(name, moved, this.buffer.toString('utf8', 0, end));
         this.saveMoved.run(name, moved + end + 1);
         const full = read === this.buffer.length;
+        // A buffer grown for one long line goes back to the chunk size: moves stay that short.
+        if (this.buffer.length > this.chunkBytes) this.buffer = Buffer.allocUnsafe(this.chunkBytes);
         return { rows, more: full, leftBytes: full ? 0 : read - end - 1 };
       }
     } finally {
