@@ -54,11 +54,6 @@ export class LedgerJournalMover {
     ).immediate;
   }
 
-  /** One transaction: up to the chunk size of complete lines not moved yet. */
-  moveChunk(dir: string, name: string): ChunkMoved {
-    return this.moveChunkLocked(dir, name);
-  }
-
   /** Moves every complete line of the file not moved yet, chunk by chunk. */
   moveFile(dir: string, name: string): FileMoved {
     let rows = 0;
@@ -154,7 +149,7 @@ export class LedgerJournalMover {
   }
 }
 
-export interface ChunkMoved {
+interface ChunkMoved {
   rows: number;
   more: boolean;
   /** Bytes after the last newline: a line not finished (yet). */
