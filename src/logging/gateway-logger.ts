@@ -2,6 +2,7 @@ import { LoggerService } from '@nestjs/common';
 import { writeSync } from 'node:fs';
 import pino, { Logger as Pino } from 'pino';
 import { LoggingConfig } from '../config/gateway-config';
+import { FlatRecordFormatter } from './flat-record.formatter';
 import { LineBlockStream } from './line-block.stream';
 
 type Level = 'debug' | 'info' | 'warn' | 'error' | 'trace';
@@ -29,6 +30,11 @@ const LOG_IDLE_FLUSHES = 1;
 export class GatewayLogger implements LoggerService {
   private readonly pino: Pino;
   private readonly children = new Map<string, Pino>();
+  /** Where pino writes, and where flat records are written directly (the same line, built here). */
+  private readonly destination: pino.DestinationStream;
+  private readonly time = isoTimeOncePerMillisecond();
+  private readonly flat = new FlatRecordFormatter();
+  private readonly pidBinding = `,"pid":${process.pid}`;
   /** Flushes of the stderr buffer since the last line; it stops after LOG_IDLE_FLUSHES. */
   private flushesSinceLine = LOG_IDLE_FLUSHES;
 
@@ -38,10 +44,10 @@ export class GatewayLogger implements LoggerService {
     destination?: pino.DestinationStream,
   ) {
     destination ??= this.bufferedStderr();
-    const transportless = config.format === 'pretty' ? prettyStream(destination) : destination;
+    this.destination = config.format === 'pretty' ? prettyStream(destination) : destination;
     this.pino = pino(
-      { level: config.level, base: { pid: process.pid }, timestamp: isoTimeOncePerMillisecond() },
-      transportless,
+      { level: config.level, base: { pid: process.pid }, timestamp: this.time },
+      this.destination,
     );
   }
 
@@ -113,8 +119,8 @@ export class GatewayLogger implements LoggerService {
     } else if (typeof message === 'object' && message !== null) {
       const record = message as Record<string, unknown>;
       if (extra.length === 0 && typeof record.msg === 'string') {
-        // The common line (an object with its msg): pino serializes it as it is, no copy.
-        logger[level](record);
+        // The common line (an object with its msg): written as pino would, or by pino itself.
+        if (!this.wroteFlat(level, context, record)) logger[level](record);
         return;
       }
       const { msg, ...data } = record;
@@ -122,6 +128,29 @@ export class GatewayLogger implements LoggerService {
     } else {
       logger[level](fields, String(message));
     }
+  }
+
+  /**
+   * Writes a flat record (see FlatRecordFormatter) without pino's general
+   * serializer: the same text pino would write, level, time and the
+   * logger's bindings (pid, context) first, as pino puts them.
+   */
+  private wroteFlat(
+    level: Level,
+    context: string | undefined,
+    record: Record<string, unknown>,
+  ): boolean {
+    const fields = this.flat.fields(record);
+    if (fields === undefined) return false;
+    const head = `{"level":${this.pino.levels.values[level]}`;
+    this.destination.write(`${head}${this.time()}${this.bindingsOf(context)}${fields}}\n`);
+    return true;
+  }
+
+  /** The base and child bindings as pino writes them: `,"pid":N` and the context. */
+  private bindingsOf(context: string | undefined): string {
+    if (context === undefined) return this.pidBinding;
+    return `${this.pidBinding},"context":${this.flat.quoted(context)}`;
   }
 
   /** Children carry their context pre-serialized; one per context (a class name), made once. */
