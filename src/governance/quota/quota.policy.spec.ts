@@ -46,4 +46,33 @@ describe('QuotaPolicy', () => {
       day: 7,
     });
   });
+
+  it('applies a rules change, and a handler with other limits, from the next call on', () => {
+    const rules = new GovernanceRules(config);
+    const fresh = new QuotaPolicy(rules);
+    expect(fresh.quotaFor('acme-bot').max_calls_per_minute).toBe(10);
+    expect(fresh.toolLimits('acme-bot', 'inventory_search').minute).toBe(5);
+    rules.replace(
+      {
+        ...rules.current,
+        clients: {
+          'acme-bot': {
+            quota: { max_calls_per_minute: 3 },
+            tool_limits: { 'inventory_*': { max_calls_per_minute: 2 } },
+          },
+        },
+      },
+      'admin',
+    );
+    expect(fresh.quotaFor('acme-bot').max_calls_per_minute).toBe(3);
+    expect(fresh.toolLimits('acme-bot', 'inventory_search').minute).toBe(2);
+    expect(fresh.toolLimits('acme-bot', 'inventory_search', { maxCallsPerMinute: 1 }).minute).toBe(
+      1,
+    );
+  });
+
+  it('hands out read-only answers (they are shared between calls)', () => {
+    expect(Object.isFrozen(policy.quotaFor('acme-bot'))).toBe(true);
+    expect(Object.isFrozen(policy.toolLimits('acme-bot', 'inventory_search'))).toBe(true);
+  });
 });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { QuotaConfig } from '../../config/gateway-config';
 import { HandlerRateLimits } from '../../tools/handler-options';
 import { GovernanceRules } from '../rules/governance-rules';
+import { RulesMemo } from '../rules/rules-memo';
 import { globMatches } from '../visibility/glob-match';
 
 /** Per-tool call limits for one client; undefined means the tool has no limit of its own. */
@@ -17,13 +18,35 @@ export interface ToolLimits {
  */
 @Injectable()
 export class QuotaPolicy {
-  constructor(private readonly rules: GovernanceRules) {}
+  private readonly quotas: RulesMemo<Readonly<QuotaConfig>>;
+  private readonly limits: RulesMemo<{ handler?: HandlerRateLimits; limits: Readonly<ToolLimits> }>;
 
-  quotaFor(clientId: string): QuotaConfig {
-    return { ...this.rules.current.default_quota, ...this.rules.clientRules(clientId)?.quota };
+  constructor(private readonly rules: GovernanceRules) {
+    this.quotas = new RulesMemo(rules);
+    this.limits = new RulesMemo(rules);
   }
 
-  toolLimits(clientId: string, tool: string, handler?: HandlerRateLimits): ToolLimits {
+  /** Shared between calls (see RulesMemo), hence read-only. */
+  quotaFor(clientId: string): Readonly<QuotaConfig> {
+    return this.quotas.get(clientId, '', () =>
+      Object.freeze({
+        ...this.rules.current.default_quota,
+        ...this.rules.clientRules(clientId)?.quota,
+      }),
+    );
+  }
+
+  /** Shared between calls while the rules and the handler's own limits stay the same. */
+  toolLimits(clientId: string, tool: string, handler?: HandlerRateLimits): Readonly<ToolLimits> {
+    return this.limits.get(
+      clientId,
+      tool,
+      () => ({ handler, limits: Object.freeze(this.matchLimits(clientId, tool, handler)) }),
+      (remembered) => remembered.handler === handler,
+    ).limits;
+  }
+
+  private matchLimits(clientId: string, tool: string, handler?: HandlerRateLimits): ToolLimits {
     const limits: ToolLimits = {
       minute: handler?.maxCallsPerMinute,
       day: handler?.maxCallsPerDay,

@@ -12,6 +12,15 @@ function policyWith(governance: Partial<GovernanceConfig>): VisibilityPolicy {
 }
 
 describe('VisibilityPolicy', () => {
+  it('applies a rules change from the next check on (answers are remembered per rules)', () => {
+    const rules = new GovernanceRules({ ...DEFAULT_CONFIG });
+    const policy = new VisibilityPolicy(rules);
+    expect(policy.isToolVisible('orders_place', 'c')).toBe(true);
+    rules.replace({ ...rules.current, visibility: { allow: ['*'], deny: ['orders_*'] } }, 'admin');
+    expect(policy.isToolVisible('orders_place', 'c')).toBe(false);
+    expect(policy.isToolVisible('inventory_search', 'c')).toBe(true);
+  });
+
   it('shows every tool and skill with the default rules', () => {
     const policy = policyWith({});
     expect(policy.isToolVisible('orders_place', 'anyone')).toBe(true);

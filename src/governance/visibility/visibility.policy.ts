@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GovernanceRules } from '../rules/governance-rules';
+import { RulesMemo } from '../rules/rules-memo';
 import { anyGlobMatches } from './glob-match';
 
 /**
@@ -10,7 +11,11 @@ import { anyGlobMatches } from './glob-match';
  */
 @Injectable()
 export class VisibilityPolicy {
-  constructor(private readonly rules: GovernanceRules) {}
+  private readonly visible: RulesMemo<boolean>;
+
+  constructor(private readonly rules: GovernanceRules) {
+    this.visible = new RulesMemo(rules);
+  }
 
   /** A handler marked `visibility: 'hidden'` is hidden from everyone, whatever the rules say. */
   isToolVisible(name: string, clientId: string, handlerVisibility?: 'public' | 'hidden'): boolean {
@@ -23,6 +28,10 @@ export class VisibilityPolicy {
   }
 
   private isVisible(target: string, clientId: string): boolean {
+    return this.visible.get(clientId, target, () => this.matchVisible(target, clientId));
+  }
+
+  private matchVisible(target: string, clientId: string): boolean {
     const rules = this.rules.current;
     if (!rules.enabled) return true;
     const client = this.rules.clientRules(clientId);
