@@ -170,7 +170,7 @@ export class JsonRpcDispatcher {
     const response = prepared?.response;
     try {
       // Recorded before the response leaves: a client never holds an answer the ledger lacks.
-      await this.observers.notify({
+      const observed = this.observers.notify({
         context,
         params: request.params ?? {},
         startedAt,
@@ -179,6 +179,7 @@ export class JsonRpcDispatcher {
         responseBytes: prepared?.bytes ?? 0,
         cancelled: response === undefined,
       });
+      if (observed) await observed;
       return response;
     } catch (err) {
       return response === undefined ? undefined : this.fail(request, err);

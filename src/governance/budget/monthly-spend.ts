@@ -76,9 +76,13 @@ export class MonthlySpend implements CallObserver, OnModuleInit {
   }
 
   /** Never rejects: a failure here would turn an answered call into an error. */
-  async callCompleted(call: CompletedCall): Promise<void> {
+  callCompleted(call: CompletedCall): Promise<void> | undefined {
     const cost = chargedCost(call);
-    if (cost <= 0) return;
+    // Most calls cost nothing: nothing to add, and nothing for the dispatcher to wait for.
+    return cost > 0 ? this.addSpend(call, cost) : undefined;
+  }
+
+  private async addSpend(call: CompletedCall, cost: number): Promise<void> {
     const { clientId } = call.context;
     try {
       // The call belongs to the month it started in, as its ledger row does.
