@@ -27,7 +27,7 @@ export class DispatchedRequestContext implements McpRequestContext {
     message: JsonRpcRequest | JsonRpcNotification,
     readonly session: McpSession,
     readonly abort: RequestAbort,
-    readonly responseHeaders: Record<string, string>,
+    readonly responseHeaders: Record<string, string> | undefined,
     /** The stream tied to the request (stdout, a POST's SSE body); undefined: the session's own. */
     private readonly sink: MessageSink | undefined,
   ) {

@@ -254,7 +254,7 @@ export class JsonRpcDispatcher {
     abort: RequestAbort,
   ): McpRequestContext {
     const { session, sink, responseHeaders } = inbound;
-    return new DispatchedRequestContext(message, session, abort, responseHeaders ?? {}, sink);
+    return new DispatchedRequestContext(message, session, abort, responseHeaders, sink);
   }
 }
 

@@ -36,8 +36,8 @@ export interface McpRequestContext {
   readonly meta: Record<string, unknown>;
   /** Filled in while the call runs; the ledger and metrics read it afterwards. */
   readonly call: CallRecord;
-  /** HTTP response headers to add (X-RateLimit-*); ignored by transports without headers. */
-  readonly responseHeaders: Record<string, string>;
+  /** HTTP response headers to add (X-RateLimit-*); undefined on transports without headers (stdio). */
+  readonly responseHeaders?: Record<string, string>;
   /** Correlates logs, ledger rows and traces for this request. */
   readonly traceId: string;
   /** A notification related to this request (it rides the request's own stream when there is one). */

@@ -58,7 +58,8 @@ export class BudgetGuard implements CanActivate {
     const quota = this.quotas.quotaFor(call.clientId);
     const verdict = evaluateBudget({ spend, estimate, quota, now: Date.now() });
     this.state.setBudgetRemaining(call.context, verdict.remaining);
-    call.context.responseHeaders[HEADER_BUDGET_REMAINING] = String(verdict.remaining);
+    const headers = call.context.responseHeaders;
+    if (headers) headers[HEADER_BUDGET_REMAINING] = String(verdict.remaining);
     if (verdict.allowed) return true;
     throw this.deny(call, verdict, { spend, estimate, ...quota });
   }

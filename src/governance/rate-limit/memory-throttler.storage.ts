@@ -26,7 +26,11 @@ const SWEEP_INTERVAL_MS = 60_000;
  * so one replica and many behave alike; the contract spec runs against both.
  */
 export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationShutdown {
-  private readonly counters = new Map<string, WindowCounter>();
+  /**
+   * Per throttler, then per key: no `${throttler}:${key}` string is built
+   * (and hashed by the map) twice per call.
+   */
+  private readonly counters = new Map<string, Map<string, WindowCounter>>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly now: () => number = Date.now) {
@@ -52,19 +56,28 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationSh
     blockDuration: number,
     throttlerName: string,
   ): ThrottlerStorageRecord {
-    return this.hit(`${throttlerName}:${key}`, ttl, limit, blockDuration);
+    let counters = this.counters.get(throttlerName);
+    if (counters === undefined) {
+      counters = new Map();
+      this.counters.set(throttlerName, counters);
+    }
+    return this.hit(counters, key, ttl, limit, blockDuration);
   }
 
   /** Counters currently held (for tests and the sweep). */
   get size(): number {
-    return this.counters.size;
+    let size = 0;
+    for (const counters of this.counters.values()) size += counters.size;
+    return size;
   }
 
   /** Drops counters whose window and block are both over. */
   sweep(): void {
     const now = this.now();
-    for (const [key, counter] of this.counters) {
-      if (counter.windowEnds <= now && counter.blockedUntil <= now) this.counters.delete(key);
+    for (const counters of this.counters.values()) {
+      for (const [key, counter] of counters) {
+        if (counter.windowEnds <= now && counter.blockedUntil <= now) counters.delete(key);
+      }
     }
   }
 
@@ -73,19 +86,20 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationSh
   }
 
   private hit(
+    counters: Map<string, WindowCounter>,
     key: string,
     ttl: number,
     limit: number,
     blockDuration: number,
   ): ThrottlerStorageRecord {
     const now = this.now();
-    let counter = this.counters.get(key);
+    let counter = counters.get(key);
     if (counter && counter.blockedUntil > now) {
       return blocked(counter.blockedHits, counter.blockedUntil - now);
     }
     if (!counter || counter.windowEnds <= now) {
       counter = { hits: 0, windowEnds: now + ttl, blockedUntil: 0, blockedHits: 0 };
-      this.counters.set(key, counter);
+      counters.set(key, counter);
     }
     const windowLeft = counter.windowEnds - now;
     if (blockDuration <= 0 && counter.hits >= limit) {

@@ -176,7 +176,8 @@ export class RateLimitGuard implements CanActivate {
 
   private rateLimited(call: GovernedCall, window: WindowState) {
     this.writeHeaders(call, window);
-    call.context.responseHeaders['Retry-After'] = String(window.resetSeconds);
+    const headers = call.context.responseHeaders;
+    if (headers) headers['Retry-After'] = String(window.resetSeconds);
     const what = window.scope === 'tool' ? `calls of ${call.target}` : 'calls';
     return this.decisions.deny(
       call,
@@ -192,8 +193,8 @@ export class RateLimitGuard implements CanActivate {
   }
 
   private writeHeaders(call: GovernedCall, window: WindowState | undefined): void {
-    if (!window) return;
     const headers = call.context.responseHeaders;
+    if (!window || !headers) return;
     headers[HEADER_LIMIT] = String(window.limit);
     headers[HEADER_REMAINING] = String(window.remaining);
     headers[HEADER_RESET] = String(window.resetSeconds);
