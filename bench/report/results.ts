@@ -38,6 +38,8 @@ export interface StdioCell {
   /** calls/s of each run, and their median. */
   runs: number[];
   callsPerSecond: number;
+  /** calls/s over each run's first `calls` calls (a fresh process), median over the runs. */
+  coldCallsPerSecond: number;
   /** The server's CPU time (all threads) per measured call, median over the runs (µs). */
   cpuUsPerCall: number;
   errors: number;
