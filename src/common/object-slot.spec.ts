@@ -1,4 +1,4 @@
-import { ObjectSlot } from './object-slot';
+import { InstanceSlot, ObjectSlot } from './object-slot';
 
 describe('ObjectSlot', () => {
   it('keeps a value per object, apart from other slots and objects', () => {
@@ -22,5 +22,21 @@ describe('ObjectSlot', () => {
     expect(JSON.stringify(message)).toBe('{"jsonrpc":"2.0","id":1}');
     expect(Object.keys(message)).toEqual(['jsonrpc', 'id']);
     expect(slot.get({ ...message })).toBeUndefined();
+  });
+});
+
+describe('InstanceSlot', () => {
+  it('keeps a value per object, out of JSON and keys', () => {
+    class Context {
+      constructor(readonly id: number) {}
+    }
+    const slot = new InstanceSlot<string>('state');
+    const context = new Context(1);
+    expect(slot.get(context)).toBeUndefined();
+    slot.set(context, 'kept');
+    expect(slot.get(context)).toBe('kept');
+    expect(slot.get(new Context(2))).toBeUndefined();
+    expect(JSON.stringify(context)).toBe('{"id":1}');
+    expect(Object.keys(context)).toEqual(['id']);
   });
 });

@@ -26,3 +26,28 @@ export class ObjectSlot<T> {
     return value;
   }
 }
+
+/**
+ * A private value on a class instance (a request context) under a symbol of
+ * its own, set by plain assignment: JSON.stringify and Object.keys leave it
+ * out as they do ObjectSlot's, but a spread would copy it, so it is for
+ * objects no one spreads. Defining a non-enumerable property costs about 30
+ * times an assignment (2.4k instructions against 80, callgrind), and the
+ * governance guards keep two such values per call.
+ */
+export class InstanceSlot<T> {
+  private readonly key: symbol;
+
+  constructor(name: string) {
+    this.key = Symbol(name);
+  }
+
+  get(target: object): T | undefined {
+    return (target as Record<symbol, T | undefined>)[this.key];
+  }
+
+  set(target: object, value: T): T {
+    (target as Record<symbol, T>)[this.key] = value;
+    return value;
+  }
+}

@@ -1,4 +1,4 @@
-import { ObjectSlot } from '../common/object-slot';
+import { InstanceSlot } from '../common/object-slot';
 import { Injectable } from '@nestjs/common';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
 import { RemainingQuota } from './denial-reason';
@@ -27,7 +27,7 @@ interface CallQuota {
  */
 @Injectable()
 export class GovernedCallState {
-  private readonly calls = new ObjectSlot<CallQuota>('callQuota');
+  private readonly calls = new InstanceSlot<CallQuota>('callQuota');
 
   setBudgetRemaining(context: McpRequestContext, remaining: number): void {
     this.of(context).budgetRemaining = remaining;

@@ -1,5 +1,5 @@
 import { ExecutionContext } from '@nestjs/common';
-import { ObjectSlot } from '../common/object-slot';
+import { InstanceSlot } from '../common/object-slot';
 import { RPC_CONTEXT_TYPE } from '../json-rpc/json-rpc.constants';
 import { JsonRpcParams } from '../json-rpc/json-rpc.types';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
@@ -37,7 +37,7 @@ export function governedCallOf(context: ExecutionContext): GovernedCall | undefi
 }
 
 /** On a request context: its governed call, or null for one that is not governed. */
-const resolved = new ObjectSlot<GovernedCall | null>('governedCall');
+const resolved = new InstanceSlot<GovernedCall | null>('governedCall');
 
 function describeCall(
   mcp: McpRequestContext,
