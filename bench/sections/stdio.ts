@@ -26,9 +26,9 @@ interface RunOutcome {
  * flight, against the governed gateway and the SDK's stdio server. Every run
  * gets a fresh server process, so no run inherits another's state; targets
  * alternate. A run times the process's first `calls` calls (cold: V8 is
- * still compiling the call path on its helper threads, which a short run of
- * a larger server pays more for) and then `calls` more (steady state, what a
- * long-running gateway serves at, and what the targets compare).
+ * still compiling the call path on its helper threads, and both servers are
+ * far below their own steady rate) and then `calls` more (steady state, what
+ * a long-running server serves at, and what the targets compare).
  */
 export async function runStdioSection(ctx: BenchContext): Promise<StdioResults> {
   const { stdioCalls: calls, stdioReps: reps } = ctx.options;
