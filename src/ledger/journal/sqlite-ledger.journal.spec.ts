@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../../test/support/stdio-process';
 import { KyselyLedgerStore } from '../kysely-ledger.store';
+import { toColumnValues } from '../ledger-row.columns';
 import { ledgerRow } from '../testing/ledger-row.fixture';
 import { journalDirFor } from './journal-files';
 import { JournalOwnerLock } from './journal-owner.lock';
@@ -95,6 +96,39 @@ describe('SQLite ledger journal', () => {
       expect(warn).toHaveBeenCalledWith(
         expect.objectContaining({ msg: 'ledger journal line unreadable, skipped', file: journal }),
       );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('skips only the rows the table refuses, whether they share an insert with others or not', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const path = newPath();
+    const store = new KyselyLedgerStore({ driver: 'sqlite', path });
+    await store.init();
+    try {
+      await store.append([ledgerRow({ requestId: 'first' })]);
+      const [journal] = files(path).filter((f) => f.endsWith('.jsonl'));
+      const good = Array.from({ length: 68 }, (_, i) => ledgerRow({ requestId: `g${i}` }));
+      const lines = good.map((row) => JSON.stringify(toColumnValues(row)));
+      // Parseable, the right number of values, but no time: the NOT NULL constraint refuses it.
+      const refusedLine = (id: string) =>
+        JSON.stringify([null, ...toColumnValues(ledgerRow({ requestId: id })).slice(1)]);
+      // One inside the first group of 32 rows inserted together, one among the rows left over.
+      lines.splice(3, 0, refusedLine('refused-in-group'));
+      lines.splice(66, 0, refusedLine('refused-in-tail'));
+      // One write, so that one move sees all of it.
+      appendFileSync(join(journalDirFor(path), journal), `${lines.join('\n')}\n`);
+
+      expect(await store.query({ limit: 100 })).toHaveLength(69);
+      expect(requestIds(path)).toEqual(['first', ...good.map((r) => r.requestId)]);
+      const skipped = warn.mock.calls
+        .map(([message]) => message as { msg?: string; line?: string })
+        .filter((message) => message.msg === 'ledger journal line unreadable, skipped');
+      expect(skipped.map((message) => message.line)).toEqual([
+        expect.stringContaining('refused-in-group'),
+        expect.stringContaining('refused-in-tail'),
+      ]);
     } finally {
       await store.close();
     }
