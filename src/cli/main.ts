@@ -5,9 +5,6 @@ import { GATEWAY_VERSION } from '../lifecycle/server-info';
 import { registerConfigCommands } from './config.command';
 import { registerListCommands } from './list.commands';
 import { registerStartCommand } from './start.command';
-import { applyHeapSizing } from './heap-sizing';
-
-applyHeapSizing();
 
 /** `owlclaw mcp-server <command>`: the gateway's command line (seed §9.3). */
 function buildProgram(): Command {

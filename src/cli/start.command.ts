@@ -8,6 +8,7 @@ import { GatewayLogger } from '../logging/gateway-logger';
 import { GATEWAY_VERSION } from '../lifecycle/server-info';
 import { loadWithFlags, StartFlags } from './config-options';
 import { printError } from './cli-output';
+import { applyHeapSizing } from './heap-sizing';
 
 export const EXIT_BAD_CONFIG = 2;
 
@@ -43,6 +44,7 @@ async function start(flags: StartFlags): Promise<void> {
     process.exit(EXIT_BAD_CONFIG);
   }
   const { config, source, ignoredEnvVars } = loaded;
+  applyHeapSizing(config.transport);
   const logger = new GatewayLogger(config.logging);
   logger.log(
     {
