@@ -7,12 +7,10 @@ import { GatewayError } from '../errors/gateway.error';
 import { RequestAbort } from '../common/request-abort';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
 import { ToolResult } from './content';
-import { HandlerContext } from './handler-context';
 import { progressTokenOf, ProgressReporter } from './progress.reporter';
 import { RegisteredTool } from './registered-tool';
+import { ToolHandlerContext } from './tool-handler.context';
 import { ToolResultMapper } from './tool-result.mapper';
-
-const CLIENT_REQUEST_TIMEOUT_MS = 300_000;
 
 /**
  * Runs one validated tool call: timeout and cancellation through one
@@ -48,7 +46,9 @@ export class ToolExecutor {
     const progress = new ProgressReporter(rpc, progressTokenOf(rpc));
     progress.startHeartbeat(this.config.tools.progress_interval_seconds * 1000, Date.now());
     try {
-      const value = await abort.race(tool.execute(args, this.handlerContext(tool, rpc, progress)));
+      const value = await abort.race(
+        tool.execute(args, new ToolHandlerContext(tool, rpc, progress)),
+      );
       return this.results.toResult(tool, value);
     } catch (err) {
       throw this.toGatewayError(tool, err, abort);
@@ -56,52 +56,6 @@ export class ToolExecutor {
       clearTimeout(timer);
       progress.stop();
     }
-  }
-
-  private handlerContext(
-    tool: RegisteredTool,
-    rpc: McpRequestContext,
-    progress: ProgressReporter,
-  ): HandlerContext {
-    const capabilities = rpc.session.clientCapabilities;
-    const askClient = async (
-      capability: string,
-      method: string,
-      params: Record<string, unknown>,
-    ) => {
-      if (capabilities[capability] === undefined) {
-        throw new GatewayError(
-          ErrorCode.ExecutionError,
-          `The client did not declare the ${capability} capability`,
-          {
-            data: { capability },
-          },
-        );
-      }
-      return (await rpc.request(method, params, CLIENT_REQUEST_TIMEOUT_MS)) as Record<
-        string,
-        unknown
-      >;
-    };
-    return {
-      toolName: tool.name,
-      clientId: rpc.clientId,
-      requestId: rpc.requestId,
-      sessionId: rpc.session.id,
-      traceId: rpc.traceId,
-      // A getter: the AbortSignal is made only for handlers that use it.
-      get signal() {
-        return rpc.signal;
-      },
-      progress: (done, total, message) => progress.report(done, total, message),
-      log: (level, data) => void rpc.log(level, data, tool.name),
-      reportCost: (amount) => {
-        if (Number.isFinite(amount) && amount >= 0) rpc.call.cost = amount;
-      },
-      sample: (params) => askClient('sampling', 'sampling/createMessage', params),
-      elicit: (params) => askClient('elicitation', 'elicitation/create', params),
-      closeStream: () => rpc.closeStream?.() ?? false,
-    };
   }
 
   /** Timeouts and cancellations win over whatever the handler threw while stopping. */
