@@ -5,6 +5,7 @@ import { DispatchedRequestContext } from '../json-rpc/dispatched-request.context
 import { GatewayLogger } from '../logging/gateway-logger';
 import { McpSession } from '../session/mcp-session';
 import { GovernanceDecisions } from './governance-decisions';
+import { CounterTally } from '../observability/counter-tally';
 import { GovernanceMetrics } from './governance.metrics';
 import { GovernedCall } from './governed-call';
 
@@ -15,15 +16,19 @@ import { GovernedCall } from './governed-call';
 describe('GovernanceDecisions', () => {
   const lines: Array<Record<string, unknown>> = [];
   const registry = new Registry();
+  const tally = new CounterTally<'decision' | 'reason'>();
   const counter = new Counter({
     name: 'decisions',
     help: 'decisions',
     labelNames: ['decision', 'reason'],
     registers: [registry],
+    collect() {
+      tally.flushInto(this);
+    },
   });
   const decisions = new GovernanceDecisions(
     new GovernanceMetrics(
-      counter,
+      tally,
       new Gauge({ name: 'spend', help: 'spend', labelNames: ['client'], registers: [registry] }),
     ),
   );
@@ -41,8 +46,10 @@ describe('GovernanceDecisions', () => {
     Logger.overrideLogger(new ConsoleLogger());
   });
 
-  beforeEach(() => {
+  beforeEach(async () => {
     lines.length = 0;
+    // Whatever an earlier test left pending goes in first, then goes with the reset.
+    await counter.get();
     counter.reset();
   });
 

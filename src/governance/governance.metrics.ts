@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
-import { Counter, Gauge } from 'prom-client';
+import { Gauge } from 'prom-client';
+import {
+  CounterTally,
+  InjectCounterTally,
+  SeriesByTwoLabels,
+} from '../observability/counter-tally';
 import { BUDGET_SPEND, GOVERNANCE_DECISIONS_TOTAL } from './governance.constants';
 
 export type DecisionLabel = 'allow' | 'deny';
@@ -8,14 +13,17 @@ export type DecisionLabel = 'allow' | 'deny';
 /** Governance metrics: decisions by outcome and reason, and each client's spend this month. */
 @Injectable()
 export class GovernanceMetrics {
+  private readonly decisions: SeriesByTwoLabels<'decision', 'reason'>;
+
   constructor(
-    @InjectMetric(GOVERNANCE_DECISIONS_TOTAL)
-    private readonly decisions: Counter<'decision' | 'reason'>,
+    @InjectCounterTally(GOVERNANCE_DECISIONS_TOTAL) decisions: CounterTally<'decision' | 'reason'>,
     @InjectMetric(BUDGET_SPEND) private readonly spend: Gauge<'client'>,
-  ) {}
+  ) {
+    this.decisions = new SeriesByTwoLabels(decisions, 'decision', 'reason');
+  }
 
   decision(decision: DecisionLabel, reason: string): void {
-    this.decisions.inc({ decision, reason });
+    this.decisions.get(decision, reason).inc();
   }
 
   spendOf(clientId: string, value: number): void {

@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { makeCounterProvider, makeGaugeProvider } from '@willsoto/nestjs-prometheus';
+import { makeGaugeProvider } from '@willsoto/nestjs-prometheus';
+import { makeTalliedCounterProviders } from '../observability/counter-tally';
 import { LedgerModule } from '../ledger/ledger.module';
 import { AdminApiRegistration, GOVERNANCE_API_MODULE } from './admin/admin-api.registration';
 import { GovernanceAdminController } from './admin/governance-admin.controller';
@@ -73,7 +74,7 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
     GovernanceStatsService,
     AdminApiRegistration,
     { provide: GOVERNANCE_API_MODULE, useFactory: () => GovernanceModule },
-    makeCounterProvider({
+    ...makeTalliedCounterProviders({
       name: GOVERNANCE_DECISIONS_TOTAL,
       help: 'Governance decisions on tools/call and resources/read, by decision and reason',
       labelNames: ['decision', 'reason'],

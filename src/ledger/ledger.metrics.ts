@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
-import { Counter, Histogram } from 'prom-client';
+import { Histogram } from 'prom-client';
+import {
+  CounterTally,
+  InjectCounterTally,
+  SeriesByTwoLabels,
+} from '../observability/counter-tally';
 import { ErrorCode } from '../errors/error-code';
 import { LedgerRow } from './ledger-row';
 import {
@@ -14,15 +19,19 @@ export const UNKNOWN_TOOL = '(unknown)';
 /** Per-tool call counts and ledger write latency. */
 @Injectable()
 export class LedgerMetrics {
+  private readonly toolCalls: SeriesByTwoLabels<'tool', 'outcome'>;
+
   constructor(
-    @InjectMetric(MCP_TOOL_CALLS_TOTAL) private readonly toolCalls: Counter<'tool' | 'outcome'>,
+    @InjectCounterTally(MCP_TOOL_CALLS_TOTAL) toolCalls: CounterTally<'tool' | 'outcome'>,
     @InjectMetric(MCP_LEDGER_WRITE_DURATION_SECONDS) private readonly writes: Histogram,
-  ) {}
+  ) {
+    this.toolCalls = new SeriesByTwoLabels(toolCalls, 'tool', 'outcome');
+  }
 
   countToolCall(row: LedgerRow): void {
     if (row.method !== 'tools/call') return;
     const unknown = row.errorCode === Number(ErrorCode.ToolNotFound) || row.target === '';
-    this.toolCalls.inc({ tool: unknown ? UNKNOWN_TOOL : row.target, outcome: row.outcome });
+    this.toolCalls.get(unknown ? UNKNOWN_TOOL : row.target, row.outcome).inc();
   }
 
   /** Starts a write timer; call the result when the write has settled. */

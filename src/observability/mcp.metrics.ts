@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
-import { Counter, Gauge, Histogram } from 'prom-client';
+import { Gauge, Histogram } from 'prom-client';
+import { CounterTally, InjectCounterTally, TallySeries } from './counter-tally';
 import {
   MCP_REQUEST_DURATION_SECONDS,
   MCP_REQUESTS_TOTAL,
@@ -11,10 +12,10 @@ import { outcomeOfCode, RequestOutcome } from './outcome';
 /** Label used for requests rejected before a method was resolved (keeps cardinality bounded). */
 export const UNRESOLVED_METHOD = '(rejected)';
 
-/** The bound children prom-client hands out, kept so a call does not hash its labels again. */
+/** A method's series, looked up once: a call neither builds nor hashes a label string. */
 interface MethodSeries {
   duration: { observe(value: number): void };
-  outcomes: Map<RequestOutcome, { inc(): void }>;
+  outcomes: Map<RequestOutcome, TallySeries>;
 }
 
 /** The gateway's request and session metrics, behind one small API. */
@@ -24,7 +25,8 @@ export class McpMetrics {
   private readonly series = new Map<string, MethodSeries>();
 
   constructor(
-    @InjectMetric(MCP_REQUESTS_TOTAL) private readonly requests: Counter<'method' | 'outcome'>,
+    @InjectCounterTally(MCP_REQUESTS_TOTAL)
+    private readonly requests: CounterTally<'method' | 'outcome'>,
     @InjectMetric(MCP_REQUEST_DURATION_SECONDS) private readonly duration: Histogram<'method'>,
     @InjectMetric(MCP_SESSIONS_ACTIVE) private readonly sessions: Gauge<'transport'>,
   ) {}
@@ -37,7 +39,7 @@ export class McpMetrics {
     }
     let counter = series.outcomes.get(outcome);
     if (!counter) {
-      counter = this.requests.labels({ method, outcome });
+      counter = this.requests.seriesFor({ method, outcome });
       series.outcomes.set(outcome, counter);
     }
     counter.inc();
@@ -45,7 +47,7 @@ export class McpMetrics {
   }
 
   recordRejected(code: number): void {
-    this.requests.inc({ method: UNRESOLVED_METHOD, outcome: outcomeOfCode(code) });
+    this.requests.seriesFor({ method: UNRESOLVED_METHOD, outcome: outcomeOfCode(code) }).inc();
   }
 
   sessionOpened(transport: string): void {

@@ -1,10 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import {
-  makeCounterProvider,
   makeGaugeProvider,
   makeHistogramProvider,
   PrometheusModule,
 } from '@willsoto/nestjs-prometheus';
+import { makeTalliedCounterProviders } from './counter-tally';
 import { McpMetrics } from './mcp.metrics';
 import {
   MCP_REQUEST_DURATION_SECONDS,
@@ -16,7 +16,7 @@ import {
 @Module({
   imports: [PrometheusModule.register({ path: '/metrics', defaultMetrics: { enabled: true } })],
   providers: [
-    makeCounterProvider({
+    ...makeTalliedCounterProviders({
       name: MCP_REQUESTS_TOTAL,
       help: 'MCP requests by method and outcome',
       labelNames: ['method', 'outcome'],

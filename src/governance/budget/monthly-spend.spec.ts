@@ -1,4 +1,4 @@
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Gauge, Registry } from 'prom-client';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { CallObservers, CompletedCall } from '../../json-rpc/call-observers';
 import { McpRequestContext } from '../../json-rpc/mcp-request-context';
 import { KyselyLedgerStore } from '../../ledger/kysely-ledger.store';
 import { LedgerRow } from '../../ledger/ledger-row';
+import { CounterTally } from '../../observability/counter-tally';
 import { GovernanceMetrics } from '../governance.metrics';
 import { evaluateBudget } from './budget.math';
 import { MemorySpendStore } from './memory-spend.store';
@@ -69,12 +70,7 @@ describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
     clock = at('2026-01-31T23:59:30Z');
     const registry = new Registry();
     const metrics = new GovernanceMetrics(
-      new Counter({
-        name: 'd',
-        help: 'd',
-        labelNames: ['decision', 'reason'],
-        registers: [registry],
-      }),
+      new CounterTally(),
       new Gauge({ name: 's', help: 's', labelNames: ['client'], registers: [registry] }),
     );
     spend = new MonthlySpend(
