@@ -35,11 +35,11 @@ export class LedgerObserver implements CallObserver, OnModuleInit {
   async callCompleted(call: CompletedCall): Promise<void> {
     const row = toLedgerRow(call, this.options);
     this.metrics.countToolCall(row);
-    const done = this.metrics.startWrite();
+    const started = performance.now();
     try {
       await this.writer.record(row);
     } finally {
-      done();
+      this.metrics.writeTook(performance.now() - started);
     }
   }
 }

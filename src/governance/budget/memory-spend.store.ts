@@ -7,7 +7,11 @@ interface Entry {
 
 /** The in-process spend cache (state.driver memory): one replica, nothing to share. */
 export class MemorySpendStore implements SpendStore {
-  private readonly entries = new Map<string, Entry>();
+  /**
+   * By month, then client: a call looks up the strings it holds (their hashes
+   * are cached) instead of building a key string and hashing it anew.
+   */
+  private readonly entries = new Map<string, Map<string, Entry>>();
 
   constructor(private readonly clock: () => number = Date.now) {}
 
@@ -16,40 +20,44 @@ export class MemorySpendStore implements SpendStore {
   }
 
   getNow(clientId: string, month: string): number | undefined {
-    return this.live(key(clientId, month))?.value;
+    return this.live(clientId, month)?.value;
   }
 
   seed(clientId: string, month: string, value: number, ttlMs: number): Promise<number> {
-    const id = key(clientId, month);
-    const existing = this.live(id);
+    const existing = this.live(clientId, month);
     if (existing) return Promise.resolve(existing.value);
     this.sweep();
-    this.entries.set(id, { value, expiresAt: this.clock() + ttlMs });
+    let clients = this.entries.get(month);
+    if (!clients) {
+      clients = new Map();
+      this.entries.set(month, clients);
+    }
+    clients.set(clientId, { value, expiresAt: this.clock() + ttlMs });
     return Promise.resolve(value);
   }
 
   add(clientId: string, month: string, amount: number): Promise<number | undefined> {
-    const entry = this.live(key(clientId, month));
+    const entry = this.live(clientId, month);
     if (entry) entry.value += amount;
     return Promise.resolve(entry?.value);
   }
 
-  private live(id: string): Entry | undefined {
-    const entry = this.entries.get(id);
+  private live(clientId: string, month: string): Entry | undefined {
+    const clients = this.entries.get(month);
+    const entry = clients?.get(clientId);
     if (entry && entry.expiresAt <= this.clock()) {
-      this.entries.delete(id);
+      clients?.delete(clientId);
       return undefined;
     }
     return entry;
   }
 
-  /** Expired entries (old months included) go when new ones arrive, so the map stays small. */
+  /** Expired entries (old months included) go when new ones arrive, so the maps stay small. */
   private sweep(): void {
     const now = this.clock();
-    for (const [id, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(id);
+    for (const [month, clients] of this.entries) {
+      for (const [clientId, entry] of clients) if (entry.expiresAt <= now) clients.delete(clientId);
+      if (clients.size === 0) this.entries.delete(month);
+    }
   }
-}
-
-function key(clientId: string, month: string): string {
-  return `${month}\u0000${clientId}`;
 }
