@@ -96,6 +96,23 @@ describe.each(TRANSPORTS)('Nest pipeline over %s', (transport) => {
     expect(after.handler - before.handler).toBe(1);
   });
 
+  it('resolves parameters declared in another order than the invocation gives them', async () => {
+    const { id, reply } = await call('probe/reversed', { echo: 'back' });
+    expect(expectRpcResult(reply, id)).toEqual({
+      transport: SESSION_TRANSPORT[transport],
+      echo: 'back',
+      intercepted: true,
+    });
+  });
+
+  it("runs a method's pipes on its parameters", async () => {
+    const { id, reply } = await call('probe/piped', { echo: 'x' });
+    expect(expectRpcResult(reply, id)).toEqual({
+      params: { echo: 'x', piped: true },
+      intercepted: true,
+    });
+  });
+
   it('every ExecutionContext the guard saw was of type rpc', async () => {
     const { contextTypes, guard } = await counters();
     expect(contextTypes.length).toBe(guard);
