@@ -23,6 +23,8 @@ interface MethodSeries {
 export class McpMetrics {
   /** Keyed by registered method name only, so the map stays as small as the registry. */
   private readonly series = new Map<string, MethodSeries>();
+  /** Rejected frames by outcome: a flood of junk looks up a series, not a label string. */
+  private readonly rejected = new Map<RequestOutcome, TallySeries>();
 
   constructor(
     @InjectCounterTally(MCP_REQUESTS_TOTAL)
@@ -47,7 +49,13 @@ export class McpMetrics {
   }
 
   recordRejected(code: number): void {
-    this.requests.seriesFor({ method: UNRESOLVED_METHOD, outcome: outcomeOfCode(code) }).inc();
+    const outcome = outcomeOfCode(code);
+    let counter = this.rejected.get(outcome);
+    if (!counter) {
+      counter = this.requests.seriesFor({ method: UNRESOLVED_METHOD, outcome });
+      this.rejected.set(outcome, counter);
+    }
+    counter.inc();
   }
 
   sessionOpened(transport: string): void {

@@ -149,11 +149,7 @@ export class LedgerJournalMover {
     for (; next + JOURNAL_ROWS_PER_INSERT <= rows.length; next += JOURNAL_ROWS_PER_INSERT) {
       inserted += this.insertedGroup(name, from, rows, lines, next);
     }
-    for (; next < rows.length; next++) {
-      if (this.inserted(rows[next])) inserted += 1;
-      else this.skipped(name, from, lines[next]);
-    }
-    return inserted;
+    return inserted + this.insertedOneByOne(name, from, rows, lines, next, rows.length);
   }
 
   /**
@@ -176,6 +172,18 @@ export class LedgerJournalMover {
     } catch (err) {
       if (!refused(err)) throw err;
     }
+    return this.insertedOneByOne(name, from, rows, lines, first, end);
+  }
+
+  /** Rows `first` to `end` (excluded), a statement each: a refused row is skipped, and said so. */
+  private insertedOneByOne(
+    name: string,
+    from: number,
+    rows: unknown[][],
+    lines: string[],
+    first: number,
+    end: number,
+  ): number {
     let inserted = 0;
     for (let i = first; i < end; i++) {
       if (this.inserted(rows[i])) inserted += 1;
