@@ -10,7 +10,7 @@ import { TransportKind } from '../config/gateway-config';
  * - http, 1.5x: replicas run in containers with memory limits. Under load
  *   V8's own factor swelled the heap to three times its live size (RSS
  *   230-290 MiB against ~150 for a bare Nest controller); 1.5x holds it near
- *   170-190 MiB for a few percent more collection work.
+ *   170-200 MiB for a few percent more collection work.
  * - stdio, 2x: one process per IDE or agent on the user's machine, where a
  *   call's latency counts for more than some MiB of heap. At 1.5x, full
  *   collections came every ~8,000 calls, each one marking the whole live
