@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import { Gauge, Histogram } from 'prom-client';
-import { CounterTally, InjectCounterTally, TallySeries } from './counter-tally';
+import { CounterTally, InjectCounterTally, SeriesByTwoLabels } from './counter-tally';
 import {
   MCP_REQUEST_DURATION_SECONDS,
   MCP_REQUESTS_TOTAL,
@@ -12,50 +12,34 @@ import { outcomeOfCode, RequestOutcome } from './outcome';
 /** Label used for requests rejected before a method was resolved (keeps cardinality bounded). */
 export const UNRESOLVED_METHOD = '(rejected)';
 
-/** A method's series, looked up once: a call neither builds nor hashes a label string. */
-interface MethodSeries {
-  duration: { observe(value: number): void };
-  outcomes: Map<RequestOutcome, TallySeries>;
-}
-
 /** The gateway's request and session metrics, behind one small API. */
 @Injectable()
 export class McpMetrics {
-  /** Keyed by registered method name only, so the map stays as small as the registry. */
-  private readonly series = new Map<string, MethodSeries>();
-  /** Rejected frames by outcome: a flood of junk looks up a series, not a label string. */
-  private readonly rejected = new Map<RequestOutcome, TallySeries>();
+  /** Request counts by method and outcome, found without building a label string. */
+  private readonly requests: SeriesByTwoLabels<'method', 'outcome'>;
+  /** Duration series by registered method name only, so the map stays as small as the registry. */
+  private readonly durations = new Map<string, { observe(value: number): void }>();
 
   constructor(
-    @InjectCounterTally(MCP_REQUESTS_TOTAL)
-    private readonly requests: CounterTally<'method' | 'outcome'>,
+    @InjectCounterTally(MCP_REQUESTS_TOTAL) requests: CounterTally<'method' | 'outcome'>,
     @InjectMetric(MCP_REQUEST_DURATION_SECONDS) private readonly duration: Histogram<'method'>,
     @InjectMetric(MCP_SESSIONS_ACTIVE) private readonly sessions: Gauge<'transport'>,
-  ) {}
+  ) {
+    this.requests = new SeriesByTwoLabels(requests, 'method', 'outcome');
+  }
 
   recordRequest(method: string, outcome: RequestOutcome, seconds: number): void {
-    let series = this.series.get(method);
-    if (!series) {
-      series = { duration: this.duration.labels({ method }), outcomes: new Map() };
-      this.series.set(method, series);
+    this.requests.get(method, outcome).inc();
+    let duration = this.durations.get(method);
+    if (!duration) {
+      duration = this.duration.labels({ method });
+      this.durations.set(method, duration);
     }
-    let counter = series.outcomes.get(outcome);
-    if (!counter) {
-      counter = this.requests.seriesFor({ method, outcome });
-      series.outcomes.set(outcome, counter);
-    }
-    counter.inc();
-    series.duration.observe(seconds);
+    duration.observe(seconds);
   }
 
   recordRejected(code: number): void {
-    const outcome = outcomeOfCode(code);
-    let counter = this.rejected.get(outcome);
-    if (!counter) {
-      counter = this.requests.seriesFor({ method: UNRESOLVED_METHOD, outcome });
-      this.rejected.set(outcome, counter);
-    }
-    counter.inc();
+    this.requests.get(UNRESOLVED_METHOD, outcomeOfCode(code)).inc();
   }
 
   sessionOpened(transport: string): void {
