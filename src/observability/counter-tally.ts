@@ -14,10 +14,18 @@ class PendingSeries<L extends string> implements TallySeries {
 
   constructor(readonly labels: LabelValues<L>) {}
 
-  /** Refuses what prom-client's inc() refuses, here where the caller is, not at the next scrape. */
+  /**
+   * Counts only: whole numbers, whose sums (below 2^53) are exact however
+   * they are grouped, so summing them here first leaves the counter's value what
+   * prom-client's own additions would make it. Fractions would not
+   * (floating-point addition is not associative: 5.684341886080803e-14,
+   * then 89, then 423 make 512; 5.684341886080803e-14, then 512, make
+   * 512.0000000000001; the property test found it). Refused where the caller is,
+   * not at the next scrape, as prom-client refuses a negative increment.
+   */
   inc(by = 1): void {
-    if (!Number.isFinite(by) || by < 0) {
-      throw new TypeError(`A counter only grows by a finite number of at least 0, not ${by}`);
+    if (!Number.isSafeInteger(by) || by < 0) {
+      throw new TypeError(`A tallied count grows by a whole number of at least 0, not ${by}`);
     }
     this.pending += by;
     this.touched = true;
@@ -25,8 +33,8 @@ class PendingSeries<L extends string> implements TallySeries {
 }
 
 /**
- * Increments of a prom-client counter, summed per label set in plain
- * numbers and added to the counter when the registry reads it (the
+ * Increments of a prom-client counter of counts (whole numbers), summed per
+ * label set in plain numbers and added to the counter when the registry reads it (the
  * counter's collect hook, which prom-client runs before every read).
  *
  * prom-client's own inc() validates the labels, builds a label string and
