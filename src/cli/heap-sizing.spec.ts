@@ -1,9 +1,10 @@
 import { applyHeapSizing, HEAP_GROWING_PERCENT } from './heap-sizing';
 
 describe('applyHeapSizing', () => {
-  it('sets what the operator did not: the growing factor, and for stdio no pretenuring', () => {
+  it('sets what the operator did not: the growing factor, and no pretenuring', () => {
     expect(applyHeapSizing('http', [], '')).toEqual([
       `--heap-growing-percent=${HEAP_GROWING_PERCENT.http}`,
+      '--no-allocation-site-pretenuring',
     ]);
     expect(applyHeapSizing('stdio', [], '')).toEqual([
       `--heap-growing-percent=${HEAP_GROWING_PERCENT.stdio}`,
@@ -21,7 +22,7 @@ describe('applyHeapSizing', () => {
     ]);
     expect(
       applyHeapSizing('http', [], '--max-old-space-size=512 --heap_growing_percent=80'),
-    ).toEqual([]);
+    ).toEqual(['--no-allocation-site-pretenuring']);
     expect(
       applyHeapSizing('stdio', ['--allocation-site-pretenuring'], '--heap-growing-percent=70'),
     ).toEqual([]);
