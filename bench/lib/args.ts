@@ -35,7 +35,9 @@ const HELP = `npm run bench -- [options]
   --reps <n>            HTTP repetitions, targets alternating (default 3)
   --connections <list>  HTTP connection counts (default 10,50)
   --stdio-calls <n>     stdio round trips per run (default 10000)
-  --stdio-reps <n>      stdio runs per cell, each on fresh servers, targets alternating; the median counts (default 3)
+  --stdio-reps <n>      stdio runs per cell, each on fresh servers, targets alternating; the median counts
+                        (default 5: a run lasts about a second, and its rate moves by 10-20 % with where
+                        the scheduler puts client, server and their helper threads on the two cores)
   --tools <n>           registered tools for the tools/list growth test (default 10000)
   --skills <n>          skills for the catalog growth test (default 10000)
   --ledger-rows <n>     ledger rows for the stats/ledger queries (default 1000000)
@@ -58,7 +60,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       reps: { type: 'string', default: '3' },
       connections: { type: 'string', default: '10,50' },
       'stdio-calls': { type: 'string', default: '10000' },
-      'stdio-reps': { type: 'string', default: '3' },
+      'stdio-reps': { type: 'string', default: '5' },
       tools: { type: 'string', default: '10000' },
       skills: { type: 'string', default: '10000' },
       'ledger-rows': { type: 'string', default: '1000000' },

@@ -44,13 +44,14 @@ async function start(flags: StartFlags): Promise<void> {
     process.exit(EXIT_BAD_CONFIG);
   }
   const { config, source, ignoredEnvVars } = loaded;
-  applyHeapSizing(config.transport);
+  const v8Flags = applyHeapSizing(config.transport);
   const logger = new GatewayLogger(config.logging);
   logger.log(
     {
       msg: 'starting OwlClaw MCP gateway',
       version: GATEWAY_VERSION,
       config: summarizeConfig(config, source),
+      v8Flags,
     },
     'Bootstrap',
   );

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { HEAP_GROWING_PERCENT } from '../../src/cli/heap-sizing';
 import { waitUntil } from '../support/rpc-adapter';
 import { CLI_ENTRY, REPO_ROOT } from '../support/stdio-process';
 
@@ -222,6 +223,16 @@ describe('owlclaw mcp-server CLI', () => {
           url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/),
         }),
       );
+      // The heap settings start applies (src/cli/heap-sizing.ts), none given by this environment.
+      const starting = stderr
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((line) => line.msg === 'starting OwlClaw MCP gateway');
+      expect(starting?.v8Flags).toEqual([
+        `--heap-growing-percent=${HEAP_GROWING_PERCENT.http}`,
+        '--no-allocation-site-pretenuring',
+      ]);
       const port = entry?.port as number;
       expect(port).toBeGreaterThan(0);
       expect(entry?.url).toBe(`http://127.0.0.1:${port}/mcp`);
