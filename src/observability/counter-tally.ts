@@ -16,12 +16,13 @@ class PendingSeries<L extends string> implements TallySeries {
 
   /**
    * Counts only: whole numbers, whose sums (below 2^53) are exact however
-   * they are grouped, so summing them here first leaves the counter's value what
-   * prom-client's own additions would make it. Fractions would not
+   * they are grouped, so summing them here first leaves the counter with the
+   * value prom-client's own additions would give it. Fractions would not
    * (floating-point addition is not associative: 5.684341886080803e-14,
    * then 89, then 423 make 512; 5.684341886080803e-14, then 512, make
-   * 512.0000000000001; the property test found it). Refused where the caller is,
-   * not at the next scrape, as prom-client refuses a negative increment.
+   * 512.0000000000001; the property test found it). Refused where the
+   * caller is, not at the next scrape, as prom-client refuses a negative
+   * increment.
    */
   inc(by = 1): void {
     if (!Number.isSafeInteger(by) || by < 0) {
@@ -33,9 +34,10 @@ class PendingSeries<L extends string> implements TallySeries {
 }
 
 /**
- * Increments of a prom-client counter of counts (whole numbers), summed per
- * label set in plain numbers and added to the counter when the registry reads it (the
- * counter's collect hook, which prom-client runs before every read).
+ * Increments of a prom-client counter of counts (whole numbers), summed
+ * per label set in plain numbers and added to the counter when the
+ * registry reads it (the counter's collect hook, which prom-client runs
+ * before every read).
  *
  * prom-client's own inc() validates the labels, builds a label string and
  * looks it up on every call; for the counters every call increments (about

@@ -201,12 +201,12 @@ describe('owlclaw mcp-server CLI', () => {
         (resolve) => server.once('exit', (code, signal) => resolve({ code, signal })),
       );
 
-      const listening = () =>
+      const logEntries = () =>
         stderr
           .split('\n')
           .filter((line) => line.startsWith('{'))
-          .map((line) => JSON.parse(line) as Record<string, unknown>)
-          .find((entry) => entry.msg === 'listening');
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const listening = () => logEntries().find((entry) => entry.msg === 'listening');
       await waitUntil(
         () => listening() !== undefined || server.exitCode !== null,
         60_000,
@@ -224,11 +224,7 @@ describe('owlclaw mcp-server CLI', () => {
         }),
       );
       // The heap settings start applies (src/cli/heap-sizing.ts), none given by this environment.
-      const starting = stderr
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as Record<string, unknown>)
-        .find((line) => line.msg === 'starting OwlClaw MCP gateway');
+      const starting = logEntries().find((line) => line.msg === 'starting OwlClaw MCP gateway');
       expect(starting?.v8Flags).toEqual([
         `--heap-growing-percent=${HEAP_GROWING_PERCENT.http}`,
         '--no-allocation-site-pretenuring',
