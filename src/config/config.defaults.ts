@@ -99,4 +99,19 @@ export const DEFAULT_CONFIG: GatewayConfig = deepFreeze<GatewayConfig>({
   },
   // stderr only: in stdio mode stdout is the protocol channel.
   logging: { level: 'info', format: 'json', output: 'stderr' },
+  limits: {
+    sessions_per_client: 32,
+    sessions_total: 10_000,
+    session_metadata_bytes: 16 * 1024,
+    logged_client_info_bytes: 512,
+    batch_max_requests: 100,
+    batch_max_response_bytes: 16 * 1024 * 1024,
+    argument_max_bytes: 1024 * 1024,
+    argument_max_keys: 10_000,
+    argument_max_depth: 32,
+    sse_streams_per_client: 8,
+    sse_streams_total: 1_000,
+    shutdown_deadline_seconds: 30,
+  },
+  metrics: { client_label_limit: 50 },
 });

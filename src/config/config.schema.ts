@@ -418,6 +418,63 @@ class LoggingSchema {
   output!: GatewayConfig['logging']['output'];
 }
 
+class LimitsSchema {
+  @Min(1)
+  @IsInt()
+  sessions_per_client!: number;
+
+  @Min(1)
+  @IsInt()
+  sessions_total!: number;
+
+  @Min(256)
+  @IsInt()
+  session_metadata_bytes!: number;
+
+  @Min(16)
+  @IsInt()
+  logged_client_info_bytes!: number;
+
+  @Min(1)
+  @IsInt()
+  batch_max_requests!: number;
+
+  @Min(1024)
+  @IsInt()
+  batch_max_response_bytes!: number;
+
+  @Min(1024)
+  @IsInt()
+  argument_max_bytes!: number;
+
+  @Min(1)
+  @IsInt()
+  argument_max_keys!: number;
+
+  @Min(1)
+  @IsInt()
+  argument_max_depth!: number;
+
+  @Min(1)
+  @IsInt()
+  sse_streams_per_client!: number;
+
+  @Min(1)
+  @IsInt()
+  sse_streams_total!: number;
+
+  @Min(1)
+  @IsInt()
+  shutdown_deadline_seconds!: number;
+}
+
+class MetricsSchema {
+  // 0 is allowed: no client id ever becomes a label value.
+  @Min(0)
+  @IsInt()
+  client_label_limit!: number;
+}
+
 export class GatewayConfigSchema {
   @IsIn(TRANSPORTS)
   transport!: TransportKind;
@@ -496,6 +553,18 @@ export class GatewayConfigSchema {
   @IsObject()
   @IsDefined()
   logging!: LoggingSchema;
+
+  @Type(() => LimitsSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  limits!: LimitsSchema;
+
+  @Type(() => MetricsSchema)
+  @ValidateNested()
+  @IsObject()
+  @IsDefined()
+  metrics!: MetricsSchema;
 }
 
 /** One schema violation; `path` is relative to `mcp_server`. */

@@ -129,6 +129,46 @@ export interface LoggingConfig {
   output: 'stderr';
 }
 
+/**
+ * Caps on what one client, or all clients together, can make the gateway hold or do.
+ * Each is refused with an error naming its key and counted in mcp_limit_refusals_total
+ * (docs/security.md lists them with their defaults).
+ */
+export interface LimitsConfig {
+  /** Open MCP sessions (and legacy SSE sessions) one client id may hold at once. */
+  sessions_per_client: number;
+  /** Open MCP sessions across all clients of this replica. */
+  sessions_total: number;
+  /** Serialized size of the `capabilities` plus `clientInfo` an initialize may store. */
+  session_metadata_bytes: number;
+  /** clientInfo is cut to this many characters of JSON in log lines. */
+  logged_client_info_bytes: number;
+  /** Requests in one JSON-RPC batch. */
+  batch_max_requests: number;
+  /** Total serialized size of the answers to one batch. */
+  batch_max_response_bytes: number;
+  /** Serialized size of one request's `arguments`, checked before any transformation. */
+  argument_max_bytes: number;
+  /** Keys across the whole `arguments` object, nested ones included. */
+  argument_max_keys: number;
+  /** Nesting depth of `arguments` (objects and arrays). */
+  argument_max_depth: number;
+  /** Open SSE streams (GET /mcp, /mcp/sse, legacy /sse) one client id may hold. */
+  sse_streams_per_client: number;
+  /** Open SSE streams across all clients of this replica. */
+  sse_streams_total: number;
+  /** Seconds after SIGTERM/SIGINT at which the process exits whatever is still open. */
+  shutdown_deadline_seconds: number;
+}
+
+export interface MetricsConfig {
+  /**
+   * Distinct client ids that get their own label value in per-client series; every
+   * other client is counted under "other" (0 = no per-client label values at all).
+   */
+  client_label_limit: number;
+}
+
 export interface GatewayConfig {
   transport: TransportKind;
   /** Returns stack traces in error data; never enable in production. */
@@ -145,4 +185,6 @@ export interface GatewayConfig {
   state: StateConfig;
   ledger: LedgerConfig;
   logging: LoggingConfig;
+  limits: LimitsConfig;
+  metrics: MetricsConfig;
 }

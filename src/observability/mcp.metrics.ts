@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
-import { Gauge, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { LimitName } from '../errors/limit-exceeded';
 import { CounterTally, InjectCounterTally, SeriesByTwoLabels } from './counter-tally';
 import {
+  MCP_LIMIT_REFUSALS_TOTAL,
   MCP_REQUEST_DURATION_SECONDS,
   MCP_REQUESTS_TOTAL,
   MCP_SESSIONS_ACTIVE,
@@ -24,6 +26,7 @@ export class McpMetrics {
     @InjectCounterTally(MCP_REQUESTS_TOTAL) requests: CounterTally<'method' | 'outcome'>,
     @InjectMetric(MCP_REQUEST_DURATION_SECONDS) private readonly duration: Histogram<'method'>,
     @InjectMetric(MCP_SESSIONS_ACTIVE) private readonly sessions: Gauge<'transport'>,
+    @InjectMetric(MCP_LIMIT_REFUSALS_TOTAL) private readonly limitRefusals: Counter<'limit'>,
   ) {
     this.requests = new SeriesByTwoLabels(requests, 'method', 'outcome');
   }
@@ -40,6 +43,11 @@ export class McpMetrics {
 
   recordRejected(code: number): void {
     this.requests.get(UNRESOLVED_METHOD, outcomeOfCode(code)).inc();
+  }
+
+  /** One request refused by a `limits.*` key; the label set is as small as the limits section. */
+  recordLimitRefusal(limit: LimitName): void {
+    this.limitRefusals.inc({ limit });
   }
 
   sessionOpened(transport: string): void {

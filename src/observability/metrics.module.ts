@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import {
+  makeCounterProvider,
   makeGaugeProvider,
   makeHistogramProvider,
   PrometheusModule,
@@ -7,6 +8,7 @@ import {
 import { makeTalliedCounterProviders } from './counter-tally';
 import { McpMetrics } from './mcp.metrics';
 import {
+  MCP_LIMIT_REFUSALS_TOTAL,
   MCP_REQUEST_DURATION_SECONDS,
   MCP_REQUESTS_TOTAL,
   MCP_SESSIONS_ACTIVE,
@@ -31,6 +33,11 @@ import {
       name: MCP_SESSIONS_ACTIVE,
       help: 'Open MCP sessions by transport',
       labelNames: ['transport'],
+    }),
+    makeCounterProvider({
+      name: MCP_LIMIT_REFUSALS_TOTAL,
+      help: 'Requests refused because they went past a configured limit, by limits.* key',
+      labelNames: ['limit'],
     }),
     McpMetrics,
   ],
