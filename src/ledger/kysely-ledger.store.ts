@@ -135,7 +135,9 @@ export class KyselyLedgerStore implements LedgerStore {
     return deleted;
   }
 
+  /** Also fails once a SQLite file the store writes to was removed or replaced. */
   async ping(): Promise<void> {
+    this.rowPath?.verify();
     await sql`select 1`.execute(this.db);
   }
 

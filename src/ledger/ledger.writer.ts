@@ -1,5 +1,8 @@
+import { Logger } from '@nestjs/common';
+import { GatewayError } from '../errors/gateway.error';
 import { LedgerRow } from './ledger-row';
 import { LedgerStore } from './ledger-store';
+import { ledgerUnavailable } from './ledger-unavailable';
 import { LEDGER_MAX_BATCH_ROWS } from './ledger.constants';
 
 interface PendingRow {
@@ -31,11 +34,18 @@ export interface SoleCall {
  * transport knows this call is the only one that could join (stdio with one
  * line in flight), the commit starts at once.
  * Provided by a factory in LedgerModule (the batch size is not injectable).
+ *
+ * A failed commit rejects its rows with a retryable ledger_unavailable
+ * error; a run of failures (a full disk) is logged once when it starts and
+ * once when commits succeed again.
  */
 export class LedgerWriter {
   readonly stats: LedgerWriterStats = { batches: 0, rows: 0, failedRows: 0 };
   private queue: PendingRow[] = [];
   private flushing?: Promise<void>;
+  private readonly logger = new Logger('LedgerWriter');
+  /** Rows refused since commits began failing; 0 while they succeed. */
+  private failingRows = 0;
 
   constructor(
     private readonly store: LedgerStore,
@@ -74,10 +84,26 @@ export class LedgerWriter {
       await this.store.append(batch.map((pending) => pending.row));
     } catch (err) {
       this.stats.failedRows += batch.length;
-      for (const pending of batch) pending.reject(err);
+      const error = err instanceof GatewayError ? err : ledgerUnavailable('a commit failed', err);
+      if (this.failingRows === 0) {
+        this.logger.error({
+          msg: 'ledger commits failing: calls are refused until one succeeds',
+          error: messageOf(error.cause ?? error),
+        });
+      }
+      this.failingRows += batch.length;
+      for (const pending of batch) pending.reject(error);
       return;
+    }
+    if (this.failingRows > 0) {
+      this.logger.log({ msg: 'ledger commits succeed again', refusedRows: this.failingRows });
+      this.failingRows = 0;
     }
     this.stats.rows += batch.length;
     for (const pending of batch) pending.resolve();
   }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

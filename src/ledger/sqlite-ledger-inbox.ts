@@ -84,6 +84,9 @@ export class SqliteLedgerInbox implements SqliteRowPath {
     }
   }
 
+  /** An in-memory database has no file to lose. */
+  verify(): void {}
+
   close(): void {
     this.moveAll();
   }

@@ -12,6 +12,8 @@ export interface SqliteRowPath {
   moveSome(): boolean;
   /** Moves every row committed so far, by this process or any other, into `ledger`. */
   moveAll(): number | Promise<number>;
+  /** Throws while the path cannot take rows (its files were removed or replaced). */
+  verify(): void;
   /** Moves what is left and lets go of what the path holds (files, locks, threads). */
   close(): void | Promise<void>;
 }

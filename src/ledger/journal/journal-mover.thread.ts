@@ -59,6 +59,14 @@ export class JournalMoverThread {
     }
   }
 
+  /** Stops the thread without moving anything more (the database is no longer the one opened). */
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    this.stopped(worker, new Error('ledger journal mover stopped'));
+    await worker.terminate();
+  }
+
   private request(message: JournalMoverRequest & { id: number }): Promise<number> {
     if (!this.available())
       return Promise.reject(this.failure?.error ?? new Error('no mover thread'));

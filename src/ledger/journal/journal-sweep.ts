@@ -37,6 +37,11 @@ export class JournalSweep {
     return rows;
   }
 
+  /** The owner's current file, read through `fd` because its path is gone; returns how many rows. */
+  moveRemoved(seq: number, fd: number): number {
+    return this.mover.moveFile(this.dir, journalName(this.owner, seq), fd).rows;
+  }
+
   /** Every journal in the directory, the owner's and any other's; returns how many rows. */
   moveAll(seq: number): number {
     const foreign = new Map<string, JournalFile[]>();

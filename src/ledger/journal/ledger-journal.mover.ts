@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { closeSync, openSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { LEDGER_INSERTED_COLUMNS } from '../ledger-row.columns';
+import { parseJournalLine } from './journal-line';
 
 /**
  * Most bytes one move transaction reads from a journal (about 800 rows,
@@ -39,7 +40,7 @@ export class LedgerJournalMover {
   private readonly forgetMoved: Database.Statement<[string]>;
   private readonly insert: Database.Statement<unknown[]>;
   private readonly insertGroup: Database.Statement<unknown[]>;
-  private readonly moveChunkLocked: (dir: string, name: string) => ChunkMoved;
+  private readonly moveChunkLocked: (dir: string, name: string, fd?: number) => ChunkMoved;
 
   constructor(
     db: Database.Database,
@@ -64,16 +65,20 @@ export class LedgerJournalMover {
     this.insert = insert(1);
     this.insertGroup = insert(JOURNAL_ROWS_PER_INSERT);
     // IMMEDIATE: the write lock before the progress is read, so two movers of one file take turns.
-    this.moveChunkLocked = db.transaction((dir: string, name: string) =>
-      this.moveLocked(dir, name),
+    this.moveChunkLocked = db.transaction((dir: string, name: string, fd?: number) =>
+      this.moveLocked(dir, name, fd),
     ).immediate;
   }
 
-  /** Moves every complete line of the file not moved yet, chunk by chunk. */
-  moveFile(dir: string, name: string): FileMoved {
+  /**
+   * Moves every complete line of the file not moved yet, chunk by chunk;
+   * read through `fd` when given (a file removed from the directory while
+   * its writer still holds it open).
+   */
+  moveFile(dir: string, name: string, fd?: number): FileMoved {
     let rows = 0;
     for (;;) {
-      const chunk = this.moveChunkLocked(dir, name);
+      const chunk = this.moveChunkLocked(dir, name, fd);
       rows += chunk.rows;
       if (!chunk.more) return { rows, leftBytes: chunk.leftBytes };
     }
@@ -97,11 +102,11 @@ export class LedgerJournalMover {
     this.forgetMoved.run(name);
   }
 
-  private moveLocked(dir: string, name: string): ChunkMoved {
+  private moveLocked(dir: string, name: string, given?: number): ChunkMoved {
     const moved = this.movedBytes.get(name)?.moved ?? 0;
     let fd: number;
     try {
-      fd = openSync(join(dir, name), 'r');
+      fd = given ?? openSync(join(dir, name), 'r');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return NOTHING;
       throw err;
@@ -127,29 +132,24 @@ export class LedgerJournalMover {
         return { rows, more: full, leftBytes: full ? 0 : read - end - 1 };
       }
     } finally {
-      closeSync(fd);
+      if (given === undefined) closeSync(fd);
     }
   }
 
   private insertLines(name: string, from: number, text: string): number {
-    const lines: string[] = [];
     const rows: unknown[][] = [];
     for (const line of text.split('\n')) {
       if (line === '') continue;
-      const values = parseLine(line);
-      if (values) {
-        lines.push(line);
-        rows.push(values);
-      } else {
-        this.skipped(name, from, line);
-      }
+      const values = parseJournalLine(line);
+      if (values) rows.push(...values);
+      else this.skipped(name, from, line);
     }
     let inserted = 0;
     let next = 0;
     for (; next + JOURNAL_ROWS_PER_INSERT <= rows.length; next += JOURNAL_ROWS_PER_INSERT) {
-      inserted += this.insertedGroup(name, from, rows, lines, next);
+      inserted += this.insertedGroup(name, from, rows, next);
     }
-    return inserted + this.insertedOneByOne(name, from, rows, lines, next, rows.length);
+    return inserted + this.insertedOneByOne(name, from, rows, next, rows.length);
   }
 
   /**
@@ -158,13 +158,7 @@ export class LedgerJournalMover {
    * failed statement, not the transaction) and the rows go one by one, so
    * that only the refused row is skipped.
    */
-  private insertedGroup(
-    name: string,
-    from: number,
-    rows: unknown[][],
-    lines: string[],
-    first: number,
-  ): number {
+  private insertedGroup(name: string, from: number, rows: unknown[][], first: number): number {
     const end = first + JOURNAL_ROWS_PER_INSERT;
     try {
       this.insertGroup.run(rows.slice(first, end).flat());
@@ -172,7 +166,7 @@ export class LedgerJournalMover {
     } catch (err) {
       if (!refused(err)) throw err;
     }
-    return this.insertedOneByOne(name, from, rows, lines, first, end);
+    return this.insertedOneByOne(name, from, rows, first, end);
   }
 
   /** Rows `first` to `end` (excluded), a statement each: a refused row is skipped, and said so. */
@@ -180,22 +174,22 @@ export class LedgerJournalMover {
     name: string,
     from: number,
     rows: unknown[][],
-    lines: string[],
     first: number,
     end: number,
   ): number {
     let inserted = 0;
     for (let i = first; i < end; i++) {
       if (this.inserted(rows[i])) inserted += 1;
-      else this.skipped(name, from, lines[i]);
+      else this.skipped(name, from, JSON.stringify(rows[i]));
     }
     return inserted;
   }
 
   /**
-   * Only a write cut short (a full disk, a power cut) leaves such a line; the
-   * rest is sound, and a line that can never be inserted must not stop the
-   * ones after it.
+   * Neither a write cut short (its fragment is cut before the next append)
+   * nor a process killed mid-write (its fragment has no newline) leaves such
+   * a line; should one be there anyway, a line that can never be inserted
+   * must not stop the ones after it.
    */
   private skipped(name: string, from: number, line: string): void {
     this.log.warn({
@@ -236,14 +230,3 @@ export interface FileMoved {
 }
 
 const NOTHING: ChunkMoved = { rows: 0, more: false, leftBytes: 0 };
-
-function parseLine(line: string): unknown[] | undefined {
-  try {
-    const values: unknown = JSON.parse(line);
-    return Array.isArray(values) && values.length === LEDGER_INSERTED_COLUMNS.length
-      ? values
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
