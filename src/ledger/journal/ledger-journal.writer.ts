@@ -106,8 +106,9 @@ export class LedgerJournalWriter {
     this.end = 0;
   }
 
+  /** Readable too: the rows of a file removed while open are read back through its descriptor. */
   private open(seq = this.currentSeq): number {
-    return openSync(this.path(seq), 'a');
+    return openSync(this.path(seq), 'a+');
   }
 
   private path(seq: number): string {

@@ -1,7 +1,15 @@
 import { Logger } from '@nestjs/common';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../../test/support/stdio-process';
@@ -228,6 +236,89 @@ describe('SQLite ledger journal', () => {
       db.close();
     }
     expect(files(path)).toEqual([]);
+  });
+
+  describe('a file removed or replaced while open', () => {
+    const unavailable = { code: -32603, retryable: true, data: { reason: 'ledger_unavailable' } };
+    const faults = (error: jest.SpyInstance) =>
+      error.mock.calls
+        .map(([message]) => message as { msg?: string; rowsMoved?: number })
+        .filter((message) => / file (removed|replaced): /.test(message.msg ?? ''));
+
+    it('moves the rows of a removed journal in through its descriptor, then refuses calls', async () => {
+      const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      const path = newPath();
+      const store = new KyselyLedgerStore({ driver: 'sqlite', path });
+      await store.init();
+      try {
+        await store.append([ledgerRow({ requestId: 'before' })]);
+        const [journal] = files(path).filter((f) => f.endsWith('.jsonl'));
+        rmSync(join(journalDirFor(path), journal));
+        // Accepted before any check: written to the removed file, which only this process still reads.
+        await store.append([
+          ledgerRow({ requestId: 'unseen-1' }),
+          ledgerRow({ requestId: 'unseen-2' }),
+        ]);
+
+        await expect(store.ping()).rejects.toMatchObject(unavailable);
+        await expect(store.append([ledgerRow({ requestId: 'refused' })])).rejects.toMatchObject(
+          unavailable,
+        );
+        await expect(store.ping()).rejects.toThrow(/journal file was removed/);
+        expect(faults(error)).toEqual([
+          expect.objectContaining({ msg: expect.stringContaining('journal file removed') }),
+        ]);
+      } finally {
+        await store.close();
+      }
+      expect(requestIds(path).sort()).toEqual(['before', 'unseen-1', 'unseen-2']);
+    });
+
+    it('finds a removed database within a second, refuses calls, and keeps the journal for the next process', async () => {
+      const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      const path = newPath();
+      const store = new KyselyLedgerStore({ driver: 'sqlite', path });
+      await store.init();
+      try {
+        await store.append([ledgerRow({ requestId: 'moved' })]);
+        expect(await store.query({ limit: 10 })).toHaveLength(1);
+        for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+        await store.append([ledgerRow({ requestId: 'after-removal' })]);
+        // No read, no failure: the periodic check alone finds it.
+        await new Promise((resolve) => setTimeout(resolve, 1_300));
+        expect(faults(error)).toHaveLength(1);
+        await expect(store.append([ledgerRow({ requestId: 'refused' })])).rejects.toMatchObject(
+          unavailable,
+        );
+        await expect(store.query({ limit: 10 })).rejects.toMatchObject(unavailable);
+        await expect(store.ping()).rejects.toThrow(/database file was removed/);
+      } finally {
+        await store.close();
+      }
+      expect(faults(error)).toHaveLength(1);
+      // The journal stays: the next store (a fresh database here) moves every row it holds.
+      const next = new KyselyLedgerStore({ driver: 'sqlite', path });
+      await next.init();
+      await next.close();
+      expect(requestIds(path).sort()).toEqual(['after-removal', 'moved']);
+    });
+
+    it('refuses calls once the database file is replaced by another', async () => {
+      jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      const path = newPath();
+      const store = new KyselyLedgerStore({ driver: 'sqlite', path });
+      await store.init();
+      try {
+        await store.append([ledgerRow({ requestId: 'kept' })]);
+        await store.query({ limit: 1 });
+        copyFileSync(path, `${path}.copy`);
+        renameSync(`${path}.copy`, path);
+        await expect(store.ping()).rejects.toThrow(/database file was replaced/);
+        await expect(store.append([ledgerRow()])).rejects.toMatchObject(unavailable);
+      } finally {
+        await store.close();
+      }
+    });
   });
 
   describe('owner lock', () => {
