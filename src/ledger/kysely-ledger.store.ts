@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { Kysely, Migrator, sql } from 'kysely';
 import { resolve } from 'node:path';
 import { setTimeout as delay, setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { GatewayError } from '../errors/gateway.error';
 import { LedgerRow, StoredLedgerRow } from './ledger-row';
 import { fromColumns, toColumns } from './ledger-row.columns';
 import { ClientUsage, LedgerQuery, LedgerStore } from './ledger-store';
@@ -133,6 +134,10 @@ export class KyselyLedgerStore implements LedgerStore {
     await this.db.deleteFrom('ledger_usage').where('calls', '<=', 0).execute();
     await this.db.deleteFrom('ledger_daily_calls').where('calls', '<=', 0).execute();
     return deleted;
+  }
+
+  fault(): GatewayError | undefined {
+    return this.rowPath?.fault;
   }
 
   /** Also fails once a SQLite file the store writes to was removed or replaced. */

@@ -1,3 +1,4 @@
+import { GatewayError } from '../errors/gateway.error';
 import { LedgerOutcome, LedgerRow, StoredLedgerRow } from './ledger-row';
 
 /** Token of the LedgerStore implementation chosen by `ledger.driver`. */
@@ -43,6 +44,8 @@ export interface LedgerStore {
   usage(now: number, clientId?: string): Promise<ClientUsage[]>;
   /** Deletes rows older than `before` (epoch ms); returns how many. */
   prune(before: number): Promise<number>;
+  /** Why no row can be committed until a restart (a file removed or replaced), or undefined. */
+  fault(): GatewayError | undefined;
   /** A cheap round trip for readiness. */
   ping(): Promise<void>;
   close(): Promise<void>;

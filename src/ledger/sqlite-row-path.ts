@@ -1,3 +1,4 @@
+import { GatewayError } from '../errors/gateway.error';
 import { LedgerRow } from './ledger-row';
 
 /**
@@ -12,7 +13,9 @@ export interface SqliteRowPath {
   moveSome(): boolean;
   /** Moves every row committed so far, by this process or any other, into `ledger`. */
   moveAll(): number | Promise<number>;
-  /** Throws while the path cannot take rows (its files were removed or replaced). */
+  /** Set for good once a file the rows go to was removed or replaced. */
+  readonly fault?: GatewayError;
+  /** Checks the files now; throws while the path cannot take rows. */
   verify(): void;
   /** Moves what is left and lets go of what the path holds (files, locks, threads). */
   close(): void | Promise<void>;

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { journalDirFor } from '../../src/ledger/journal/journal-files';
+import { KyselyLedgerStore } from '../../src/ledger/kysely-ledger.store';
 import { HttpClient, Json } from '../support/governed-clients';
 import { HttpGatewayChild } from '../support/http-child';
 import { REQUIRE_SERVICES_ENV } from '../support/service-availability';
@@ -64,6 +65,13 @@ class LedgerRun {
     return answers;
   }
 
+  /** Calls refused while the ledger is faulted, checking that the tool never ran for them. */
+  async refusedBeforeRunning(count: number): Promise<void> {
+    const before = (await this.client.counts()).gov_free;
+    expect(await this.calls(count)).toEqual(Array(count).fill('refused'));
+    expect((await this.client.counts()).gov_free).toBe(before);
+  }
+
   /** Calls until one is refused (the ledger found its fault); fails after `withinMs`. */
   async callUntilRefused(withinMs: number): Promise<void> {
     const deadline = Date.now() + withinMs;
@@ -80,7 +88,7 @@ class LedgerRun {
       jsonrpc: '2.0',
       id,
       method: 'tools/call',
-      params: { name: 'fx_add', arguments: { a: id, b: 1 } },
+      params: { name: 'gov_free', arguments: {} },
     });
     const body = reply.body;
     let answer: Answer;
@@ -132,6 +140,13 @@ const running = new Set<HttpGatewayChild>();
 afterAll(async () => {
   await Promise.all([...running].map((gateway) => gateway.stop()));
 });
+
+/** What a gateway starting on the path does to the ledger: migrate, move what journals hold, close. */
+async function openLikeTheNextGateway(ledgerPath: string): Promise<void> {
+  const store = new KyselyLedgerStore({ driver: 'sqlite', path: ledgerPath });
+  await store.init();
+  await store.close();
+}
 
 /** The ledger's rows as request id -> how many rows, moving what journals hold first. */
 function rowsByRequest(ledgerPath: string): Map<string, number> {
@@ -260,7 +275,7 @@ describe('a ledger file removed or replaced while the gateway runs', () => {
     // Calls answered between the removal and the next check went to the removed file.
     await run.callUntilRefused(5_000);
     await expectNotReady(run, /journal file was removed/);
-    expect(await run.calls(8)).toEqual(Array(8).fill('refused'));
+    await run.refusedBeforeRunning(8);
     expect(await run.loggedSoon(/^ledger journal file removed/)).toHaveLength(1);
 
     await run.stop();
@@ -277,16 +292,14 @@ describe('a ledger file removed or replaced while the gateway runs', () => {
       rmSync(`${run.ledgerPath}${suffix}`, { force: true });
     await run.callUntilRefused(5_000);
     await expectNotReady(run, /database file was removed/);
-    expect(await run.calls(8)).toEqual(Array(8).fill('refused'));
+    await run.refusedBeforeRunning(8);
     expect(await run.loggedSoon(/^ledger database file removed/)).toHaveLength(1);
     await run.stop();
 
-    // The journal was kept: the next gateway on that path (a new database) moves its rows in.
-    const next = await LedgerRun.start(run.ledgerPath);
-    await next.stop();
+    // The journal was kept: the next process on that path (a new database) moves its rows in.
+    await openLikeTheNextGateway(run.ledgerPath);
     expectOneRowPerAcknowledgedCall(run, rowsByRequest(run.ledgerPath));
     expectNothingSkipped(run);
-    expectNothingSkipped(next);
   });
 
   it('database replaced: readiness fails, calls are refused, and the next start keeps every acknowledged row', async () => {
@@ -299,12 +312,12 @@ describe('a ledger file removed or replaced while the gateway runs', () => {
     renameSync(`${run.ledgerPath}.copy`, run.ledgerPath);
     await run.callUntilRefused(5_000);
     await expectNotReady(run, /database file was replaced/);
+    await run.refusedBeforeRunning(8);
     expect(await run.loggedSoon(/^ledger database file replaced/)).toHaveLength(1);
     await run.stop();
 
-    const next = await LedgerRun.start(run.ledgerPath);
-    await next.stop();
+    await openLikeTheNextGateway(run.ledgerPath);
     expectOneRowPerAcknowledgedCall(run, rowsByRequest(run.ledgerPath));
-    expectNothingSkipped(next);
+    expectNothingSkipped(run);
   });
 });

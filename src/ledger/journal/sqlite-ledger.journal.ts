@@ -59,7 +59,7 @@ export class SqliteLedgerJournal implements SqliteRowPath {
   private readonly database: OpenedFile;
   private readonly checks: NodeJS.Timeout;
   /** Set once a file was found removed or replaced: every append and read fails with it. */
-  private fault?: GatewayError;
+  fault?: GatewayError;
 
   constructor(
     private readonly db: Database.Database,
