@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { OpenedFile } from '../opened-file';
 import { openSqlite } from '../sqlite-database';
 import {
   JournalMoverReply,
@@ -43,6 +44,7 @@ const sweep = new JournalSweep(
   setup.owner,
   { warn: (message) => reply({ kind: 'warn', message }) },
   setup.chunkBytes,
+  OpenedFile.byPath(setup.databasePath),
 );
 
 port.on('message', (request: JournalMoverRequest) => {

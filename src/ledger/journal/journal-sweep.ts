@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { OpenedFile } from '../opened-file';
 import { journalName, JournalFile, listJournals, lockPath } from './journal-files';
 import { JournalOwnerLock } from './journal-owner.lock';
 import { JournalMoverLog, LedgerJournalMover } from './ledger-journal.mover';
@@ -8,6 +9,8 @@ import { JournalMoverLog, LedgerJournalMover } from './ledger-journal.mover';
  * complete files (appends went on in a later one) by the owner once moved,
  * all of them when the owner closes, and all of a gone owner's files by
  * whoever finds its lock free. `seq` is the file the owner appends to now.
+ * A file is removed only while `database` is still the file at its path:
+ * rows moved into a database removed or replaced meanwhile are kept.
  */
 export class JournalSweep {
   private readonly mover: LedgerJournalMover;
@@ -20,6 +23,7 @@ export class JournalSweep {
     private readonly owner: string,
     log: JournalMoverLog,
     chunkBytes: number,
+    private readonly database: OpenedFile,
   ) {
     this.mover = new LedgerJournalMover(db, log, chunkBytes);
   }
@@ -32,7 +36,7 @@ export class JournalSweep {
       const moved = this.mover.moveFile(this.dir, name);
       rows += moved.rows;
       if (this.firstSeq === seq) break;
-      this.mover.remove(this.dir, name, moved.leftBytes);
+      this.remove(name, moved.leftBytes);
     }
     return rows;
   }
@@ -58,7 +62,7 @@ export class JournalSweep {
   finish(seq: number): number {
     const rows = this.moveAll(seq);
     const name = journalName(this.owner, seq);
-    this.mover.remove(this.dir, name, this.mover.moveFile(this.dir, name).leftBytes);
+    this.remove(name, this.mover.moveFile(this.dir, name).leftBytes);
     return rows;
   }
 
@@ -73,11 +77,17 @@ export class JournalSweep {
       for (const file of files) {
         const moved = this.mover.moveFile(this.dir, file.name);
         rows += moved.rows;
-        this.mover.remove(this.dir, file.name, moved.leftBytes);
+        this.remove(file.name, moved.leftBytes);
       }
     } finally {
       if (lock !== 'missing') lock.release();
     }
     return rows;
+  }
+
+  private remove(name: string, leftBytes: number): void {
+    const change = this.database.change();
+    if (change) throw new Error(`the ledger database file was ${change}: ${name} kept`);
+    this.mover.remove(this.dir, name, leftBytes);
   }
 }

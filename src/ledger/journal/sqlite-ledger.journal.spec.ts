@@ -303,6 +303,30 @@ describe('SQLite ledger journal', () => {
       expect(requestIds(path).sort()).toEqual(['after-removal', 'moved']);
     });
 
+    it('keeps complete journal files moved into a database removed before the check found it', async () => {
+      jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      const path = newPath();
+      const store = new KyselyLedgerStore({ driver: 'sqlite', path }, { rotateBytes: 2_000 });
+      await store.init();
+      const rows = Array.from({ length: 40 }, (_, i) => ledgerRow({ requestId: `rot${i}` }));
+      try {
+        for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+        // Within the check interval: files fill, rotate, and are moved into the removed database.
+        for (const row of rows) {
+          await store.append([row]);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        await expect(store.ping()).rejects.toThrow(/database file was removed/);
+      } finally {
+        await store.close();
+      }
+      const next = new KyselyLedgerStore({ driver: 'sqlite', path });
+      await next.init();
+      await next.close();
+      expect(requestIds(path).sort()).toEqual(rows.map((r) => r.requestId).sort());
+    });
+
     it('refuses calls once the database file is replaced by another', async () => {
       jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
       const path = newPath();

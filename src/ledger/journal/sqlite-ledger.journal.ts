@@ -184,6 +184,7 @@ export class SqliteLedgerJournal implements SqliteRowPath {
       this.writer.owner,
       this.log,
       this.chunkBytes,
+      this.database,
     );
     return this.local;
   }
