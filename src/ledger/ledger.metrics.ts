@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
-import { Histogram } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 import {
   CounterTally,
   InjectCounterTally,
@@ -10,13 +10,14 @@ import { ErrorCode } from '../errors/error-code';
 import { LedgerRow } from './ledger-row';
 import {
   MCP_LEDGER_WRITE_DURATION_SECONDS,
+  MCP_LEDGER_WRITE_FAILURES_TOTAL,
   MCP_TOOL_CALLS_TOTAL,
 } from './ledger-metrics.constants';
 
 /** Label for calls naming no existing tool: client-chosen names must not become label values. */
 export const UNKNOWN_TOOL = '(unknown)';
 
-/** Per-tool call counts and ledger write latency. */
+/** Per-tool call counts, ledger write latency, and rows the ledger could not commit. */
 @Injectable()
 export class LedgerMetrics {
   private readonly toolCalls: SeriesByTwoLabels<'tool', 'outcome'>;
@@ -24,6 +25,7 @@ export class LedgerMetrics {
   constructor(
     @InjectCounterTally(MCP_TOOL_CALLS_TOTAL) toolCalls: CounterTally<'tool' | 'outcome'>,
     @InjectMetric(MCP_LEDGER_WRITE_DURATION_SECONDS) private readonly writes: Histogram,
+    @InjectMetric(MCP_LEDGER_WRITE_FAILURES_TOTAL) private readonly failures: Counter,
   ) {
     this.toolCalls = new SeriesByTwoLabels(toolCalls, 'tool', 'outcome');
   }
@@ -41,5 +43,10 @@ export class LedgerMetrics {
    */
   writeTook(ms: number): void {
     this.writes.observe(ms / 1000);
+  }
+
+  /** A row was not committed: its call was answered with ledger_unavailable. */
+  writeFailed(): void {
+    this.failures.inc();
   }
 }

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { makeHistogramProvider } from '@willsoto/nestjs-prometheus';
+import { makeCounterProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
 import { makeTalliedCounterProviders } from '../observability/counter-tally';
 import { LEDGER_STORE } from './ledger-store';
 import {
   MCP_LEDGER_WRITE_DURATION_SECONDS,
+  MCP_LEDGER_WRITE_FAILURES_TOTAL,
   MCP_TOOL_CALLS_TOTAL,
 } from './ledger-metrics.constants';
 import { ledgerStoreProvider, ledgerWriterProvider } from './ledger-store.provider';
@@ -38,6 +39,10 @@ import { LedgerWriter } from './ledger.writer';
       name: MCP_TOOL_CALLS_TOTAL,
       help: 'tools/call requests by tool and ledger outcome',
       labelNames: ['tool', 'outcome'],
+    }),
+    makeCounterProvider({
+      name: MCP_LEDGER_WRITE_FAILURES_TOTAL,
+      help: 'Ledger rows whose commit failed; each call was answered with ledger_unavailable',
     }),
     makeHistogramProvider({
       name: MCP_LEDGER_WRITE_DURATION_SECONDS,

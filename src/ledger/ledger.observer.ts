@@ -38,6 +38,9 @@ export class LedgerObserver implements CallObserver, OnModuleInit {
     const started = performance.now();
     try {
       await this.writer.record(row);
+    } catch (err) {
+      this.metrics.writeFailed();
+      throw err;
     } finally {
       this.metrics.writeTook(performance.now() - started);
     }

@@ -110,6 +110,17 @@ class LedgerRun {
     return { status: res.status, body: (await res.json()) as Json };
   }
 
+  /** A counter's value from /metrics (0 while it has no sample). */
+  async counter(name: string): Promise<number> {
+    const text = await (await fetch(`${this.gateway.baseUrl}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+    return line ? Number(line.split(' ')[1]) : 0;
+  }
+
+  refused(): number {
+    return [...this.answers.values()].filter((a) => a === 'refused').length;
+  }
+
   /** Log lines (JSON) of the gateway whose `msg` matches. */
   logged(msg: RegExp): Json[] {
     return this.gateway.stderr
@@ -243,6 +254,7 @@ describe('disk full under the ledger (a small tmpfs)', () => {
     rmSync(filler);
     expect(await run.calls(60)).not.toContain('refused');
     expect((await run.ready()).status).toBe(200);
+    expect(await run.counter('mcp_ledger_write_failures_total')).toBe(run.refused());
 
     await run.stop();
     expectOneRowPerAcknowledgedCall(run, rowsByRequest(run.ledgerPath));
@@ -277,6 +289,7 @@ describe('a ledger file removed or replaced while the gateway runs', () => {
     await expectNotReady(run, /journal file was removed/);
     await run.refusedBeforeRunning(8);
     expect(await run.loggedSoon(/^ledger journal file removed/)).toHaveLength(1);
+    expect(await run.counter('mcp_ledger_write_failures_total')).toBe(run.refused());
 
     await run.stop();
     expectOneRowPerAcknowledgedCall(run, rowsByRequest(run.ledgerPath));
