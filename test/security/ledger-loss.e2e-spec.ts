@@ -27,10 +27,17 @@ import { HttpGatewayChild } from '../support/http-child';
 import { REQUIRE_SERVICES_ENV } from '../support/service-availability';
 import { openSettledLedger } from '../support/sqlite-ledger';
 import { testGatewayEnv } from '../support/test-defaults';
+import { killAllGateways, spawnTracked } from '../support/tracked-gateways';
 
 jest.setTimeout(30_000);
 
 type Answer = 'acknowledged' | 'refused';
+
+/** What a call the ledger cannot record is answered. */
+const refusal = {
+  code: -32603,
+  data: { reason: 'ledger_unavailable', retryable: true, retry_after: 1 },
+};
 
 /** One ledger-writing gateway and the calls made to it, by JSON-RPC id. */
 class LedgerRun {
@@ -95,10 +102,7 @@ class LedgerRun {
     if ('result' in body) {
       answer = 'acknowledged';
     } else {
-      expect(body.error).toMatchObject({
-        code: -32603,
-        data: { reason: 'ledger_unavailable', retryable: true, retry_after: 1 },
-      });
+      expect(body.error).toMatchObject(refusal);
       answer = 'refused';
     }
     this.answers.set(id, answer);
@@ -150,6 +154,7 @@ class LedgerRun {
 const running = new Set<HttpGatewayChild>();
 afterAll(async () => {
   await Promise.all([...running].map((gateway) => gateway.stop()));
+  await killAllGateways();
 });
 
 /** What a gateway starting on the path does to the ledger: migrate, move what journals hold, close. */
@@ -332,5 +337,43 @@ describe('a ledger file removed or replaced while the gateway runs', () => {
     await openLikeTheNextGateway(run.ledgerPath);
     expectOneRowPerAcknowledgedCall(run, rowsByRequest(run.ledgerPath));
     expectNothingSkipped(run);
+  });
+
+  it('over stdio too: the journal removed, calls refused before they run, no acknowledged row lost', async () => {
+    const path = ledgerPath();
+    const gateway = await spawnTracked({
+      fixtures: true,
+      env: { MCP_SERVER_LEDGER_SQLITE_PATH: path },
+    });
+    expect(await gateway.initialize('2025-06-18')).toHaveProperty('result');
+    const acknowledged: string[] = [];
+    const call = async (id: number) => {
+      const reply = await gateway.request('tools/call', { name: 'gov_free', arguments: {} }, id);
+      if ('result' in reply) acknowledged.push(`n:${id}`);
+      else expect(reply.error).toMatchObject(refusal);
+      return 'result' in reply;
+    };
+    for (let id = 1; id <= 10; id++) expect(await call(id)).toBe(true);
+
+    const inbox = journalDirFor(path);
+    for (const name of readdirSync(inbox).filter((n) => n.endsWith('.jsonl'))) {
+      rmSync(join(inbox, name));
+    }
+    let id = 11;
+    const deadline = Date.now() + 5_000;
+    while (await call(id++)) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await delay(20);
+    }
+    const runs = async () =>
+      ((await gateway.request('govfixture/counts')).result as Record<string, number>).gov_free;
+    const before = await runs();
+    for (let i = 0; i < 5; i++) expect(await call(id++)).toBe(false);
+    expect(await runs()).toBe(before);
+
+    expect((await gateway.endInput()).code).toBe(0);
+    const rows = rowsByRequest(path);
+    expect(acknowledged.filter((request) => rows.get(request) !== 1)).toEqual([]);
+    expect(gateway.stderr.match(/ledger journal file removed/g)).toHaveLength(1);
   });
 });
