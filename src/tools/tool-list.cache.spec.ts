@@ -111,7 +111,7 @@ describe('ToolListCache (Property 11)', () => {
           expect([...entries.keys()]).toEqual(model.map((t) => t.name));
           expect(registry.list().map((t) => t.name)).toEqual(model.map((t) => t.name));
           for (const t of model) {
-            expect(entries.get(t.name)).toMatchObject({
+            expect(entries.get(t.name)?.entry).toMatchObject({
               name: t.name,
               description: t.options.description,
               inputSchema: t.inputSchema,
