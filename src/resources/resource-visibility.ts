@@ -1,7 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { VisibilityPolicy } from '../governance/visibility/visibility.policy';
 import { SkillFile, SkillRecord } from './skill-record';
-import { formatSkillUri } from './skill-uri';
+import { skillFileUri } from './skill-uri';
 
 /**
  * Whether a client may see (and therefore read) a resource. Lists and reads
@@ -22,13 +22,4 @@ export class ResourceVisibility {
     if (!this.policy) return skill.files;
     return skill.files.filter((file) => this.isVisible(skillFileUri(skill, file), clientId));
   }
-}
-
-/** A skill file's URI in canonical spelling, as lists show it and deny rules name it. */
-export function skillFileUri(skill: SkillRecord, file: SkillFile): string {
-  return formatSkillUri({
-    category: skill.category,
-    name: skill.name,
-    path: file.relPath.split('/'),
-  });
 }

@@ -1,4 +1,4 @@
-import { skillFileUri } from './resource-visibility';
+import { skillFileUri } from './skill-uri';
 import { SkillFile, SkillRecord } from './skill-record';
 
 /**

@@ -10,7 +10,7 @@ import {
   ResourceReadResult,
   ResourceTemplateEntry,
 } from './resource-provider';
-import { skillFileUri } from './resource-visibility';
+import { skillFileUri } from './skill-uri';
 import { bytesToContent, checkRange, readSkillFile } from './resource-read';
 import { SkillCatalog } from './skill-catalog';
 import { SkillFile, SkillRecord } from './skill-record';
