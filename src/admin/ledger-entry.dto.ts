@@ -30,10 +30,10 @@ export class LedgerEntryDto {
   @ApiProperty({ description: 'stdio, streamable-http or sse', type: String })
   transport!: string;
 
-  @ApiProperty({ description: 'tools/call or resources/read', type: String })
+  @ApiProperty({ description: 'tools/call, resources/read or prompts/get', type: String })
   method!: string;
 
-  @ApiProperty({ description: 'Tool name or resource URI', type: String })
+  @ApiProperty({ description: 'Tool name, resource URI or prompt name', type: String })
   target!: string;
 
   @ApiProperty({

@@ -11,7 +11,7 @@ export interface LedgerRowOptions {
   redactor: ArgumentRedactor;
 }
 
-/** The ledger row of one completed tools/call or resources/read. */
+/** The ledger row of one completed tools/call, resources/read or prompts/get. */
 export function toLedgerRow(call: CompletedCall, options: LedgerRowOptions): LedgerRow {
   const { context, params } = call;
   const { outcome, errorCode, result, deniedFor } = callOutcome(call);

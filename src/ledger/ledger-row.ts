@@ -18,7 +18,7 @@ export const LEDGER_OUTCOMES: readonly LedgerOutcome[] = [
   'error',
 ];
 
-/** One ledger row: one tools/call or resources/read, whatever its outcome. */
+/** One ledger row: one tools/call, resources/read or prompts/get, whatever its outcome. */
 export interface LedgerRow {
   /** Epoch milliseconds when the call started. */
   time: number;
@@ -29,7 +29,7 @@ export interface LedgerRow {
   sessionId: string;
   transport: string;
   method: string;
-  /** Tool name or resource URI. */
+  /** Tool name, resource URI or prompt name. */
   target: string;
   /** Redacted arguments as JSON text, or null when argument recording is off. */
   arguments: string | null;

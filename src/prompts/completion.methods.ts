@@ -25,7 +25,13 @@ export class CompletionMethods {
     ctx.call.target = ref.type === 'ref/prompt' ? ref.name : ref.uri;
     const candidates =
       ref.type === 'ref/prompt'
-        ? await this.promptArguments.candidates(ref.name, argument.name, argument.value, context)
+        ? await this.promptArguments.candidates(
+            ref.name,
+            argument.name,
+            argument.value,
+            context,
+            ctx.clientId,
+          )
         : this.skillTemplates.candidates(ref.uri, argument.name, context, ctx.clientId);
     return { completion: completionValues(candidates, argument.value) };
   }
