@@ -7,6 +7,7 @@ import { McpMetrics } from '../observability/mcp.metrics';
 import { outcomeOfCode } from '../observability/outcome';
 import { McpSession } from '../session/mcp-session';
 import { MessageSink } from '../session/message-sink';
+import { ArgumentLimitsService } from './argument-limits.service';
 import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
 import { RpcErrorReply } from './json-rpc-exception.filter';
 import { parseFrame } from './json-rpc.parser';
@@ -50,6 +51,7 @@ export class JsonRpcDispatcher {
     private readonly errors: JsonRpcErrorMapper,
     private readonly metrics: McpMetrics,
     private readonly observers: CallObservers,
+    private readonly argumentLimits: ArgumentLimitsService,
   ) {}
 
   dispatchFrame(raw: string | Buffer, inbound: InboundContext): Promise<DispatchResult> {
@@ -199,8 +201,11 @@ export class JsonRpcDispatcher {
     const started = performance.now();
     let response: JsonRpcResponse | undefined;
     try {
+      const params = request.params ?? {};
+      const { limitedParams } = entry.options;
+      if (limitedParams) this.argumentLimits.enforce(params, limitedParams, context);
       // An abort answers at once even if the handler ignores its signal.
-      const result = await context.abort.race(entry.invoke(request.params ?? {}, context));
+      const result = await context.abort.race(entry.invoke(params, context));
       response =
         result instanceof RpcErrorReply
           ? failure(request.id, result.error.code, result.error.message, result.error.data)

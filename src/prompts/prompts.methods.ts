@@ -24,7 +24,7 @@ export class PromptsMethods {
     return page.nextCursor === undefined ? { prompts } : { prompts, nextCursor: page.nextCursor };
   }
 
-  @McpMethod('prompts/get')
+  @McpMethod('prompts/get', { limitedParams: ['arguments'] })
   async get(
     @McpParams() params: JsonRpcParams,
     @McpContext() ctx: McpRequestContext,
