@@ -80,7 +80,7 @@ describe('class-transformer getKeys without quadratic duplicate removal', () => 
     expect(instance.inner.innerName).toBe('i');
   });
 
-  it('transforms 150,000 keys in linear time (the original needs ~20 s)', () => {
+  it('transforms 150,000 keys in linear time', () => {
     const huge: Record<string, number> = {};
     for (let i = 0; i < 150_000; i++) huge[`k${i}`] = i;
     const started = performance.now();

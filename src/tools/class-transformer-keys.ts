@@ -27,7 +27,7 @@ export const quadraticGetKeys: GetKeys = prototype.getKeys;
  * class-transformer's getKeys (the keys plainToInstance copies onto an
  * instance), with its duplicate removal done by a Set: the original filters
  * with indexOf, which made argument validation quadratic in the key count
- * (300,000 unknown keys froze the event loop for a minute). Same keys, same order.
+ * of any object in the arguments. Same keys, same order.
  */
 function linearGetKeys(
   this: ExecutorInternals,
