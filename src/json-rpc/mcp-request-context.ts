@@ -15,6 +15,8 @@ export interface CallRecord {
   estimatedCost?: number;
   /** Set by governance when it refuses the call (budget_exceeded, rate_limited, ...). */
   denialReason?: string;
+  /** The `limits.argument_*` key the arguments passed: the ledger records that instead of them. */
+  argumentsOverLimit?: string;
 }
 
 /**

@@ -24,9 +24,7 @@ export function toLedgerRow(call: CompletedCall, options: LedgerRowOptions): Led
     transport: context.transport,
     method: context.method,
     target: context.call.target ?? targetFromParams(context.method, params),
-    arguments: options.recordArguments
-      ? JSON.stringify(options.redactor.redact(auditedArguments(context.method, params)))
-      : null,
+    arguments: options.recordArguments ? recordedArguments(call, options) : null,
     outcome,
     errorCode,
     denialReason: context.call.denialReason ?? deniedFor ?? null,
@@ -62,6 +60,14 @@ export function requestIdText(id: JsonRpcId | undefined): string {
 function targetFromParams(method: string, params: JsonRpcParams): string {
   const value = method === 'resources/read' ? params.uri : params.name;
   return typeof value === 'string' ? value : '';
+}
+
+/** Arguments refused for their size are named by the limit they passed, not stored. */
+function recordedArguments(call: CompletedCall, options: LedgerRowOptions): string {
+  const { context, params } = call;
+  const overLimit = context.call.argumentsOverLimit;
+  if (overLimit !== undefined) return JSON.stringify(`[not recorded: over ${overLimit}]`);
+  return JSON.stringify(options.redactor.redact(auditedArguments(context.method, params)));
 }
 
 function auditedArguments(method: string, params: JsonRpcParams): unknown {

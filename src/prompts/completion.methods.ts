@@ -16,7 +16,7 @@ export class CompletionMethods {
     private readonly skillTemplates: SkillTemplateCompleter,
   ) {}
 
-  @McpMethod('completion/complete')
+  @McpMethod('completion/complete', { limitedParams: ['argument', 'context'] })
   async complete(
     @McpParams() params: JsonRpcParams,
     @McpContext() ctx: McpRequestContext,

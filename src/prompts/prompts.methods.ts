@@ -36,7 +36,7 @@ export class PromptsMethods {
     return page.nextCursor === undefined ? { prompts } : { prompts, nextCursor: page.nextCursor };
   }
 
-  @McpMethod('prompts/get', { audited: true })
+  @McpMethod('prompts/get', { audited: true, limitedParams: ['arguments'] })
   async get(
     @McpParams() params: JsonRpcParams,
     @McpContext() ctx: McpRequestContext,

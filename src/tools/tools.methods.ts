@@ -40,7 +40,7 @@ export class ToolsMethods {
       : { tools: page.items, nextCursor: page.nextCursor };
   }
 
-  @McpMethod('tools/call', { audited: true })
+  @McpMethod('tools/call', { audited: true, limitedParams: ['arguments'] })
   async call(
     @McpParams() params: JsonRpcParams,
     @McpContext() ctx: McpRequestContext,
