@@ -12,6 +12,12 @@ import { StoreFailurePolicy } from '../store-failure.policy';
 import { BudgetVerdict, budgetExceeded, costPerCallExceeded, remainingBudget } from './budget.math';
 import { Claimed, MonthlySpend } from './monthly-spend';
 
+interface Facts {
+  estimate: number;
+  monthly_budget: number;
+  max_cost_per_call: number;
+}
+
 /** A claim outlives its call's timeout by this much, for the ledger write and the settle after it. */
 const CLAIM_SLACK_MS = 60_000;
 
@@ -51,56 +57,67 @@ export class BudgetGuard implements CanActivate {
     call.context.call.estimatedCost = estimate;
     call.context.call.costCap = quota.max_cost_per_call;
     if (!this.rules.enabled) return true;
-    if (costPerCallExceeded(estimate, quota)) {
-      const remaining = this.state.remaining(call.context).budget ?? quota.monthly_budget;
-      throw this.deny(
-        call,
-        { allowed: false, reason: 'cost_per_call_exceeded', remaining },
-        { estimate, ...quota },
-      );
-    }
+    // Refused whatever the budget; its empty claim still reads the budget left, for the answer.
+    const tooCostly = costPerCallExceeded(estimate, quota);
 
     const timeoutMs = (tool?.options.timeoutSeconds ?? 0) * 1000 || this.defaultTimeoutMs;
     let claimed: Claimed | Promise<Claimed>;
     try {
       claimed = this.spend.reserve(call.clientId, {
-        amount: estimate,
+        amount: tooCostly ? 0 : estimate,
         budget: quota.monthly_budget,
         // Any tool may report a cost, whatever it estimates; a resource read cannot.
-        refuseWhenSpent: call.kind === 'tool',
+        refuseWhenSpent: !tooCostly && call.kind === 'tool',
         ttlMs: timeoutMs + CLAIM_SLACK_MS,
       });
     } catch (err) {
-      this.failures.handle(call, 'budget', err);
-      return true;
+      return this.storeFailed(call, err, tooCostly, { estimate, ...quota });
     }
-    if (!(claimed instanceof Promise)) return this.decide(call, claimed, estimate, quota);
+    if (!(claimed instanceof Promise))
+      return this.decide(call, claimed, estimate, quota, tooCostly);
     return claimed.then(
-      (result) => this.decide(call, result, estimate, quota),
-      (err: unknown) => {
-        this.failures.handle(call, 'budget', err);
-        return true;
-      },
+      (result) => this.decide(call, result, estimate, quota, tooCostly),
+      (err: unknown) => this.storeFailed(call, err, tooCostly, { estimate, ...quota }),
     );
   }
 
-  /** Allows the call (its claim held), or throws its refusal. */
-  private decide(call: GovernedCall, claimed: Claimed, estimate: number, quota: QuotaConfig): true {
+  /** Without a store a too costly call is still refused; any other goes to the failure policy. */
+  private storeFailed(call: GovernedCall, err: unknown, tooCostly: boolean, facts: Facts): true {
+    if (tooCostly) {
+      const remaining = this.state.remaining(call.context).budget ?? 0;
+      throw this.deny(call, { allowed: false, reason: 'cost_per_call_exceeded', remaining }, facts);
+    }
+    this.failures.handle(call, 'budget', err);
+    return true;
+  }
+
+  /** Allows the call (its claim held), or throws its refusal (its claim, if any, is released on completion). */
+  private decide(
+    call: GovernedCall,
+    claimed: Claimed,
+    estimate: number,
+    quota: QuotaConfig,
+    tooCostly: boolean,
+  ): true {
     const remaining = remainingBudget(claimed.spent, claimed.reserved, quota);
     this.state.setBudgetRemaining(call.context, remaining);
     const headers = call.context.responseHeaders;
     if (headers) headers[HEADER_BUDGET_REMAINING] = String(remaining);
     if (claimed.status === 'reserved') {
       call.context.call.budgetClaim = { id: claimed.id, month: claimed.month };
-      return true;
     }
-    throw this.deny(call, budgetExceeded(remaining, Date.now()), { estimate, ...quota });
+    const facts = { estimate, ...quota };
+    if (tooCostly) {
+      throw this.deny(call, { allowed: false, reason: 'cost_per_call_exceeded', remaining }, facts);
+    }
+    if (claimed.status === 'reserved') return true;
+    throw this.deny(call, budgetExceeded(remaining, Date.now()), facts);
   }
 
   private deny(
     call: GovernedCall,
     verdict: Extract<BudgetVerdict, { allowed: false }>,
-    facts: { estimate: number; monthly_budget: number; max_cost_per_call: number },
+    facts: Facts,
   ) {
     const remaining = this.state.remaining(call.context);
     if (verdict.reason === 'cost_per_call_exceeded') {
