@@ -103,7 +103,7 @@ export class BudgetGuard implements CanActivate {
     this.state.setBudgetRemaining(call.context, remaining);
     const headers = call.context.responseHeaders;
     if (headers) headers[HEADER_BUDGET_REMAINING] = String(remaining);
-    if (claimed.status === 'reserved') {
+    if (claimed.id !== undefined) {
       call.context.call.budgetClaim = { id: claimed.id, month: claimed.month };
     }
     const facts = { estimate, ...quota };

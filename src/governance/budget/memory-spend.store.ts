@@ -39,6 +39,7 @@ export class MemorySpendStore implements SpendStore {
     }
     const { spent, reserved } = entry;
     if (!claimFits(spent, reserved, claim)) return { status: 'refused', spent, reserved };
+    if (claim.amount === 0) return { status: 'reserved', spent, reserved };
     entry.claims.set(claim.id, { amount: claim.amount, lapsesAt: now + claim.ttlMs });
     entry.reserved += claim.amount;
     entry.nextLapse = Math.min(entry.nextLapse, now + claim.ttlMs);

@@ -10,7 +10,7 @@ import { LedgerRow } from '../../ledger/ledger-row';
 import { CounterTally } from '../../observability/counter-tally';
 import { GovernanceMetrics } from '../governance.metrics';
 import { MemorySpendStore } from './memory-spend.store';
-import { MonthlySpend } from './monthly-spend';
+import { Claimed, MonthlySpend } from './monthly-spend';
 
 const at = (iso: string) => Date.parse(iso);
 const CLIENT = 'budget-client';
@@ -71,7 +71,10 @@ describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
   /** A tool call's claim of `amount` against a budget of 10. */
   const claim = (amount: number, now = clock) =>
     spend.reserve(CLIENT, { amount, budget: 10, refuseWhenSpent: true, ttlMs: 60_000 }, now);
-  const held = async (month: string) => store.get(CLIENT, month);
+  const stored = async (month: string) => store.get(CLIENT, month);
+  /** What the budget guard records on the call for a claim it holds. */
+  const held = (claimed: Claimed) =>
+    claimed.id === undefined ? undefined : { id: claimed.id, month: claimed.month };
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'owlclaw-spend-'));
@@ -111,10 +114,10 @@ describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
     expect(await claim(2)).toMatchObject({ status: 'refused', spent: 7, reserved: 2 });
     await spend.callCompleted(
       completed(at('2026-01-31T23:59:00Z'), 2, {
-        budgetClaim: { id: first.id, month: first.month },
+        budgetClaim: held(first),
       }),
     );
-    expect(await held('2026-01')).toEqual({ spent: 9, reserved: 0 });
+    expect(await stored('2026-01')).toEqual({ spent: 9, reserved: 0 });
   });
 
   it('starts the next month from what the ledger holds for it', async () => {
@@ -141,11 +144,11 @@ describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
   it('charges nothing for a denied call and releases its claim', async () => {
     const first = await claim(10);
     expect(await claim(1)).toMatchObject({ status: 'refused' });
-    const denied = completed(clock, 10, { budgetClaim: { id: first.id, month: first.month } });
+    const denied = completed(clock, 10, { budgetClaim: held(first) });
     // A call refused by a later guard never reaches the executor, which marks a call as run.
     denied.context.call.executed = false;
     await spend.callCompleted(denied);
-    expect(await held('2026-01')).toEqual({ spent: 0, reserved: 0 });
+    expect(await stored('2026-01')).toEqual({ spent: 0, reserved: 0 });
     expect(await claim(1)).toMatchObject({ status: 'reserved' });
   });
 
@@ -155,17 +158,17 @@ describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
       completed(clock, 0, {
         cost: 1e6,
         costCap: 4,
-        budgetClaim: { id: capped.id, month: '2026-01' },
+        budgetClaim: held(capped),
       }),
     );
-    expect(await held('2026-01')).toEqual({ spent: 4, reserved: 0 });
+    expect(await stored('2026-01')).toEqual({ spent: 4, reserved: 0 });
     const invalid = await claim(1);
     await spend.callCompleted(
       completed(clock, 1, {
         costReportInvalid: true,
-        budgetClaim: { id: invalid.id, month: '2026-01' },
+        budgetClaim: held(invalid),
       }),
     );
-    expect(await held('2026-01')).toEqual({ spent: 5, reserved: 0 });
+    expect(await stored('2026-01')).toEqual({ spent: 5, reserved: 0 });
   });
 });

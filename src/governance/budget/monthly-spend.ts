@@ -23,8 +23,8 @@ const MONTH_SLACK_MS = 24 * 60 * 60 * 1000;
 /** What a call asks of its client's budget (its claim id is made here). */
 export type ClaimRequest = Omit<BudgetClaim, 'id'>;
 
-/** A claim's answer, and the claim to settle when the call completes. */
-export type Claimed = Exclude<ClaimOutcome, { status: 'cold' }> & { id: string; month: string };
+/** A claim's answer, and the claim to settle when the call completes (no id: nothing is held). */
+export type Claimed = Exclude<ClaimOutcome, { status: 'cold' }> & { id?: string; month: string };
 
 /**
  * Each client's spend this UTC month and the claims of its calls in flight:
@@ -75,7 +75,7 @@ export class MonthlySpend implements CallObserver, OnModuleInit {
     const claim: BudgetClaim = { ...request, id: `${this.claimPrefix}:${++this.claims}` };
     if (this.store.reserveNow) {
       const outcome = this.store.reserveNow(clientId, month, claim);
-      if (outcome.status !== 'cold') return { ...outcome, id: claim.id, month };
+      if (outcome.status !== 'cold') return claimed(outcome, claim, month);
       return this.reserveSeeded(clientId, month, claim, now);
     }
     return this.store
@@ -83,7 +83,7 @@ export class MonthlySpend implements CallObserver, OnModuleInit {
       .then((outcome) =>
         outcome.status === 'cold'
           ? this.reserveSeeded(clientId, month, claim, now)
-          : { ...outcome, id: claim.id, month },
+          : claimed(outcome, claim, month),
       );
   }
 
@@ -127,7 +127,7 @@ export class MonthlySpend implements CallObserver, OnModuleInit {
     const outcome = await this.store.reserve(clientId, month, claim, seed);
     if (outcome.status === 'cold') throw new Error('the spend store did not take the seed');
     this.metrics.spendOf(clientId, outcome.spent);
-    return { ...outcome, id: claim.id, month };
+    return claimed(outcome, claim, month);
   }
 
   private seedFor(clientId: string, month: string, monthStart: number): Promise<SpendSeed> {
@@ -147,4 +147,13 @@ export class MonthlySpend implements CallObserver, OnModuleInit {
       : startOfNextUtcMonth(monthStart) + MONTH_SLACK_MS - Date.now();
     return { value, ttlMs };
   }
+}
+
+function claimed(
+  outcome: Exclude<ClaimOutcome, { status: 'cold' }>,
+  claim: BudgetClaim,
+  month: string,
+): Claimed {
+  const held = outcome.status === 'reserved' && claim.amount > 0;
+  return { ...outcome, id: held ? claim.id : undefined, month };
 }

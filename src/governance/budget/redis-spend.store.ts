@@ -49,6 +49,7 @@ local fits = true
 if amount > 0 then fits = spent + reserved + amount - budget <= eps
 elseif ARGV[4] == '1' then fits = budget - spent - reserved > eps end
 if not fits then return {'refused', fmt(spent), fmt(reserved)} end
+if amount == 0 then return {'reserved', fmt(spent), fmt(reserved)} end
 local ttl = tonumber(ARGV[5])
 redis.call('ZADD', KEYS[2], now + ttl, ARGV[1])
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])

@@ -128,6 +128,11 @@ function contract(name: string, open: () => StoreUnderTest): void {
       expect((await store.reserve(CLIENT, MONTH, claim(0, 10))).status).toBe('reserved');
     });
 
+    it('checks a free claim without holding it', async () => {
+      await store.reserve(CLIENT, MONTH, claim(0, 10), seed(2));
+      expect(await store.get(CLIENT, MONTH)).toEqual({ spent: 2, reserved: 0 });
+    });
+
     it('is exact with fractions: 0.1 + 0.2 fits 0.3, and nothing held is exactly 0', async () => {
       const a = claim(0.1, 0.3);
       const b = claim(0.2, 0.3);

@@ -3,7 +3,7 @@ export const SPEND_STORE = Symbol('SPEND_STORE');
 
 /** One call's claim on a client's monthly budget, made before the call runs. */
 export interface BudgetClaim {
-  /** Unique across replicas; settle() and release name the claim by it. */
+  /** Unique across replicas; settle() names the claim by it. A claim of 0 is checked, not held. */
   id: string;
   /** The call's estimated cost, held until the call settles. */
   amount: number;
