@@ -66,8 +66,8 @@ export class BudgetGuard implements CanActivate {
       claimed = this.spend.reserve(call.clientId, {
         amount: tooCostly ? 0 : estimate,
         budget: quota.monthly_budget,
-        // Any tool may report a cost, whatever it estimates; a resource read cannot.
-        refuseWhenSpent: !tooCostly && call.kind === 'tool',
+        // Any tool may report a cost, whatever it estimates; a resource read or an unknown tool cannot.
+        refuseWhenSpent: !tooCostly && tool !== undefined,
         ttlMs: timeoutMs + CLAIM_SLACK_MS,
       });
     } catch (err) {
