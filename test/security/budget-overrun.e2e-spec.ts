@@ -39,6 +39,7 @@ const QUOTAS = {
   clients: {
     burst: { quota: { monthly_budget: BURST_BUDGET } },
     shared: { quota: { monthly_budget: BURST_BUDGET } },
+    limited: { quota: { monthly_budget: 5, max_calls_per_minute: 3 } },
   },
 };
 
@@ -183,6 +184,19 @@ describe('budget overrun: one gateway (state memory, SQLite ledger)', () => {
     const logged = () => gateway.stderr.split('tool reported an invalid cost').length - 1;
     for (let waited = 0; logged() < 3 && waited < 5_000; waited += 100) await delay(100);
     expect(logged()).toBe(3);
+  });
+
+  it('releases the reservation of a call the rate limiter refuses after the budget guard', async () => {
+    const limited = await HttpClient.open(gateway.baseUrl, { id: 'limited' });
+    const replies: Reply[] = [];
+    for (let i = 0; i < 5; i++) replies.push(await call(limited, 'budget_unit'));
+    expect(replies.map((r) => 'result' in r.body)).toEqual([true, true, true, false, false]);
+    // 3 spent of 5: each refusal found 2 left, the one before it having released its claim.
+    for (const reply of replies.slice(3)) {
+      const error = reply.body.error as { data: Json };
+      expect(error.data).toMatchObject({ reason: 'rate_limited', remaining: { budget: 2 } });
+    }
+    expect(await spendOf(gateway.baseUrl, 'limited')).toBe(3);
   });
 
   it(`lets exactly what the budget covers of ${BURST} concurrent calls through right after a restart`, async () => {
