@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CostFlag } from '../ledger/charged-cost';
 import { LEDGER_OUTCOMES, LedgerOutcome, StoredLedgerRow } from '../ledger/ledger-row';
 
 /** One ledger row as the admin API shows it. */
@@ -61,6 +62,14 @@ export class LedgerEntryDto {
 
   @ApiProperty({ description: 'Bytes of the JSON result', type: Number })
   resultBytes!: number;
+
+  @ApiProperty({
+    description:
+      'Why the cost is not what the tool reported: capped (above max_cost_per_call, charged at it) or invalid_report (charged the estimate)',
+    enum: ['capped', 'invalid_report'],
+    nullable: true,
+  })
+  costFlag!: CostFlag | null;
 }
 
 export class LedgerPageDto {

@@ -15,6 +15,7 @@ export interface LedgerRowOptions {
 export function toLedgerRow(call: CompletedCall, options: LedgerRowOptions): LedgerRow {
   const { context, params } = call;
   const { outcome, errorCode, result, deniedFor } = callOutcome(call);
+  const charged = chargedCost(call);
   return {
     time: call.startedAt,
     requestId: requestIdText(context.requestId),
@@ -29,8 +30,9 @@ export function toLedgerRow(call: CompletedCall, options: LedgerRowOptions): Led
     errorCode,
     denialReason: context.call.denialReason ?? deniedFor ?? null,
     durationMs: call.durationMs,
-    cost: chargedCost(call),
+    cost: charged.cost,
     resultBytes: result === undefined ? 0 : resultSize(call, result),
+    costFlag: charged.flag,
   };
 }
 

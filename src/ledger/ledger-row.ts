@@ -1,3 +1,5 @@
+import { CostFlag } from './charged-cost';
+
 /** How an audited call ended, as the ledger and metrics record it. */
 export type LedgerOutcome =
   | 'success'
@@ -43,6 +45,8 @@ export interface LedgerRow {
   cost: number;
   /** Bytes of the JSON result (0 for errors). */
   resultBytes: number;
+  /** Set when `cost` is not what the tool reported (capped, or an invalid report); null otherwise. */
+  costFlag: CostFlag | null;
 }
 
 /** A stored row with its database id (monotonic, usable as a cursor). */

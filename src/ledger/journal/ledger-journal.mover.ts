@@ -240,9 +240,12 @@ const NOTHING: ChunkMoved = { rows: 0, more: false, leftBytes: 0 };
 function parseLine(line: string): unknown[] | undefined {
   try {
     const values: unknown = JSON.parse(line);
-    return Array.isArray(values) && values.length === LEDGER_INSERTED_COLUMNS.length
-      ? values
-      : undefined;
+    if (!Array.isArray(values)) return undefined;
+    const array = values as unknown[];
+    if (array.length === LEDGER_INSERTED_COLUMNS.length) return array;
+    // Written before cost_flag existed (an upgrade with rows still in the journal).
+    if (array.length === LEDGER_INSERTED_COLUMNS.length - 1) return [...array, null];
+    return undefined;
   } catch {
     return undefined;
   }
