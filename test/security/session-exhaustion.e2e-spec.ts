@@ -5,6 +5,7 @@
  * killed the process. Here the same flood, bounded, against a real gateway
  * process, and the session caps per client and in total.
  */
+import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { SessionRegistry } from '../../src/session/session.registry';
 import { HttpGatewayChild } from '../support/http-child';
@@ -294,6 +295,49 @@ describe('an expired session frees its slot', () => {
       const again = await postInitialize(gateway.baseUrl, initializeBody(3, smallParams()));
       expect(again.status).toBe(200);
       expect(again.sessionId).not.toBe(first.sessionId);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe("sessions counted by the API key's client", () => {
+  const sha256 = (key: string) => createHash('sha256').update(key).digest('hex');
+
+  it('caps the client the key belongs to, whatever X-MCP-Client-ID claims', async () => {
+    const gateway = await startHttpGateway({
+      config: {
+        auth: {
+          mode: 'api_key',
+          api_keys: [`acme:${sha256('key-a')}`, `other:${sha256('key-o')}`],
+        },
+        limits: { sessions_per_client: 1 },
+      },
+    });
+    const withKey = (key: string, claimed: string) => ({
+      authorization: `Bearer ${key}`,
+      'x-mcp-client-id': claimed,
+    });
+    try {
+      const first = await postInitialize(
+        gateway.baseUrl,
+        initializeBody(1, smallParams()),
+        withKey('key-a', 'first-name'),
+      );
+      expect(first.status).toBe(200);
+      const renamed = await postInitialize(
+        gateway.baseUrl,
+        initializeBody(2, smallParams()),
+        withKey('key-a', 'another-name'),
+      );
+      expect(renamed.status).toBe(429);
+      expect(errorOf(renamed.text).error.data.limit).toBe('limits.sessions_per_client');
+      const other = await postInitialize(
+        gateway.baseUrl,
+        initializeBody(3, smallParams()),
+        withKey('key-o', 'another-name'),
+      );
+      expect(other.status).toBe(200);
     } finally {
       await gateway.close();
     }
