@@ -53,7 +53,7 @@ export class StdioTransport {
     try {
       clientId = this.identity.identifyProcess(env);
     } catch (err) {
-      return Promise.reject(err as Error);
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
     this.input = input;
     this.soleCall.use(() => this.alone);
