@@ -11,6 +11,11 @@ export class ClientLabels {
 
   constructor(private readonly limit: number) {}
 
+  /** How many ids have a label of their own (never more than the limit). */
+  get size(): number {
+    return this.own.size;
+  }
+
   labelFor(clientId: string): string {
     if (this.own.has(clientId)) return clientId;
     if (this.own.size >= this.limit || clientId === OTHER_CLIENTS) return OTHER_CLIENTS;
