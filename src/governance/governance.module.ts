@@ -83,7 +83,7 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
     }),
     makeGaugeProvider({
       name: BUDGET_SPEND,
-      help: 'Spend of each client in the current UTC month (budget units)',
+      help: 'Spend of each client in the current UTC month (budget units); client="other" is the highest spend among the clients past metrics.client_label_limit',
       labelNames: ['client'],
     }),
     // Registration order is execution order.
