@@ -5,8 +5,8 @@ import {
   NotFoundException,
   UnauthorizedException,
 } from '@nestjs/common';
-import { timingSafeEqual, createHash } from 'node:crypto';
 import { Request } from 'express';
+import { BearerToken } from '../common/bearer-token';
 
 export const ADMIN_TOKEN_ENV = 'MCP_SERVER_ADMIN_TOKEN';
 
@@ -17,25 +17,14 @@ export const ADMIN_TOKEN_ENV = 'MCP_SERVER_ADMIN_TOKEN';
  */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
-  private readonly expected?: Buffer;
-
-  constructor() {
-    const token = process.env[ADMIN_TOKEN_ENV];
-    this.expected = token ? digest(token) : undefined;
-  }
+  private readonly expected = BearerToken.fromEnv(ADMIN_TOKEN_ENV);
 
   canActivate(context: ExecutionContext): boolean {
     if (!this.expected) throw new NotFoundException();
-    const header = context.switchToHttp().getRequest<Request>().headers.authorization ?? '';
-    const match = /^Bearer (.+)$/.exec(header);
-    if (!match || !timingSafeEqual(digest(match[1]), this.expected)) {
+    const header = context.switchToHttp().getRequest<Request>().headers.authorization;
+    if (!this.expected.matches(header)) {
       throw new UnauthorizedException('A valid admin bearer token is required');
     }
     return true;
   }
-}
-
-/** Hashing first gives equal-length buffers, as timingSafeEqual requires. */
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
 }

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CostFlag } from '../ledger/charged-cost';
 import { LEDGER_OUTCOMES, LedgerOutcome, StoredLedgerRow } from '../ledger/ledger-row';
 
 /** One ledger row as the admin API shows it. */
@@ -30,10 +31,10 @@ export class LedgerEntryDto {
   @ApiProperty({ description: 'stdio, streamable-http or sse', type: String })
   transport!: string;
 
-  @ApiProperty({ description: 'tools/call or resources/read', type: String })
+  @ApiProperty({ description: 'tools/call, resources/read or prompts/get', type: String })
   method!: string;
 
-  @ApiProperty({ description: 'Tool name or resource URI', type: String })
+  @ApiProperty({ description: 'Tool name, resource URI or prompt name', type: String })
   target!: string;
 
   @ApiProperty({
@@ -61,6 +62,14 @@ export class LedgerEntryDto {
 
   @ApiProperty({ description: 'Bytes of the JSON result', type: Number })
   resultBytes!: number;
+
+  @ApiProperty({
+    description:
+      'Why the cost is not what the tool reported: capped (above max_cost_per_call, charged at it) or invalid_report (charged the estimate)',
+    enum: ['capped', 'invalid_report'],
+    nullable: true,
+  })
+  costFlag!: CostFlag | null;
 }
 
 export class LedgerPageDto {

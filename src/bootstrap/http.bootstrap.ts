@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { AddressInfo, Server } from 'node:net';
 import { AppModule, AppModuleOptions } from '../app.module';
 import { GatewayConfig } from '../config/gateway-config';
+import { ShutdownDeadline } from '../health/shutdown.deadline';
 import { corsOptions } from '../transport/http/cors-options';
 import { McpFrontDoor } from '../transport/http/mcp-front-door';
 import { OriginMiddleware } from '../transport/http/origin.middleware';
@@ -49,6 +50,7 @@ export async function createHttpGateway(
   if (config.http.cors.enabled) enableCors(app, config);
   app.get(McpFrontDoor).install(app.getHttpServer() as EventEmitter);
   app.enableShutdownHooks();
+  app.get(ShutdownDeadline).listen();
   return app;
 }
 

@@ -94,7 +94,22 @@ export const DEFAULT_CONFIG: GatewayConfig = deepFreeze<GatewayConfig>({
     sqlite_path: './data/ledger.db',
     postgres_url: 'postgres://postgres@127.0.0.1:5432/test',
     record_arguments: true,
-    redact_keys: ['password', 'secret', 'token', 'api[_-]?key', 'authorization'],
+    // Matched against each key, its words (`x_api_key`) and `parent.key`; see docs/configuration.md.
+    redact_keys: [
+      'password',
+      'passwd',
+      '(^|_)(pass|pwd|passphrase|passcode)(_|$)',
+      'secret',
+      'token',
+      'api[_-]?key',
+      'private[_-]?key',
+      'authorization',
+      '(^|_)o?auth(_|$)',
+      '(^|_)bearer(_|$)',
+      'credential',
+      '(^|_)cookies?(_|$)',
+      '(^|_)session(_?(id|key|token|secret|cookie))?$',
+    ],
     retention_days: 90,
   },
   // stderr only: in stdio mode stdout is the protocol channel.

@@ -43,7 +43,11 @@ export const DEFAULT_CONFIG_PATH = 'config/mcp-server.yaml';
 export const CONFIG_PATH_ENV = 'MCP_SERVER_CONFIG';
 export const ENV_PREFIX = 'MCP_SERVER_';
 /** Claimed by this and later work; never treated as config keys, never reported as unknown. */
-export const RESERVED_ENV_VARS: readonly string[] = [CONFIG_PATH_ENV, 'MCP_SERVER_ADMIN_TOKEN'];
+export const RESERVED_ENV_VARS: readonly string[] = [
+  CONFIG_PATH_ENV,
+  'MCP_SERVER_ADMIN_TOKEN',
+  'MCP_SERVER_METRICS_TOKEN',
+];
 
 type LeafKind = 'string' | 'number' | 'boolean' | 'string[]';
 

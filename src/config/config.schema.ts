@@ -21,6 +21,7 @@ import {
   validateSync,
   ValidationError,
 } from 'class-validator';
+import { configShapeProblems } from './config-shape.check';
 import { GatewayConfig, LogLevel, TransportKind } from './gateway-config';
 
 /*
@@ -587,14 +588,24 @@ export function validateGatewayConfigShape(plain: unknown): SchemaResult {
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     return { ok: false, problems: [{ path: [], message: 'must be a mapping', unknownKey: false }] };
   }
-  const instance = plainToInstance(GatewayConfigSchema, plain);
-  const errors = validateSync(instance, {
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-    stopAtFirstError: true,
-    validationError: { target: false, value: false },
-  });
+  const shapeProblems = configShapeProblems(plain);
+  if (shapeProblems.length > 0) return { ok: false, problems: shapeProblems };
+  let instance: GatewayConfigSchema;
+  let errors: ValidationError[];
+  try {
+    instance = plainToInstance(GatewayConfigSchema, plain);
+    errors = validateSync(instance, {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      stopAtFirstError: true,
+      validationError: { target: false, value: false },
+    });
+  } catch (err) {
+    // Whatever else the transformer chokes on is still the input's fault, not the gateway's.
+    const message = `cannot be read: ${err instanceof Error ? err.message : String(err)}`;
+    return { ok: false, problems: [{ path: [], message, unknownKey: false }] };
+  }
   if (errors.length > 0) {
     const problems: SchemaProblem[] = [];
     collectProblems(errors, [], problems);

@@ -117,7 +117,7 @@ export interface LedgerConfig {
   postgres_url: string;
   /** Store call arguments (after redaction); off keeps only their size. */
   record_arguments: boolean;
-  /** Argument keys whose values are replaced by "[REDACTED]" (case-insensitive regular expressions). */
+  /** Argument keys whose values are replaced by "[REDACTED]": case-insensitive regular expressions tested against each key, its words and `parent.key` (docs/configuration.md, Redaction). */
   redact_keys: string[];
   /** Rows older than this are deleted (0 keeps everything). */
   retention_days: number;

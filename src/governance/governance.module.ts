@@ -14,6 +14,7 @@ import { GovernanceDecisions } from './governance-decisions';
 import { BUDGET_SPEND, GOVERNANCE_DECISIONS_TOTAL } from './governance.constants';
 import { GovernanceMetrics } from './governance.metrics';
 import { GovernedCallState } from './governed-call.state';
+import { GovernedPrompts } from './governed-prompts';
 import { GovernedTools } from './governed-tools';
 import { ApiKeys } from './identity/api-keys';
 import { ClientIdentityResolver } from './identity/client-identity.resolver';
@@ -38,7 +39,7 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
 
 /**
  * Client identity, visibility, budgets and rate limits around every
- * tools/call and resources/read, plus the governance admin API.
+ * tools/call, resources/read and prompts/get, plus the governance admin API.
  *
  * Global because the HTTP transports (identity), the tools and resources
  * lists (visibility) and the health checks (Redis) consume it without
@@ -63,6 +64,7 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
     VisibilityPolicy,
     QuotaPolicy,
     GovernedTools,
+    GovernedPrompts,
     GovernedCallState,
     GovernanceDecisions,
     GovernanceMetrics,
@@ -81,7 +83,7 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
     }),
     makeGaugeProvider({
       name: BUDGET_SPEND,
-      help: 'Spend of each client in the current UTC month (budget units)',
+      help: 'Spend of each client in the current UTC month (budget units); client="other" is the highest spend among the clients past metrics.client_label_limit',
       labelNames: ['client'],
     }),
     // Registration order is execution order.

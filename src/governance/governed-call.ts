@@ -4,10 +4,10 @@ import { RPC_CONTEXT_TYPE } from '../json-rpc/json-rpc.constants';
 import { JsonRpcParams } from '../json-rpc/json-rpc.types';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
 
-/** A tools/call or resources/read about to run: the calls governance meters. */
+/** A tools/call, resources/read or prompts/get about to run: the calls governance meters. */
 export interface GovernedCall {
-  readonly kind: 'tool' | 'resource';
-  /** Tool name or resource URI, as the client sent it. */
+  readonly kind: 'tool' | 'resource' | 'prompt';
+  /** Tool name, resource URI or prompt name, as the client sent it. */
   readonly target: string;
   readonly clientId: string;
   readonly context: McpRequestContext;
@@ -16,6 +16,7 @@ export interface GovernedCall {
 const GOVERNED_METHODS: Readonly<Record<string, { kind: GovernedCall['kind']; param: string }>> = {
   'tools/call': { kind: 'tool', param: 'name' },
   'resources/read': { kind: 'resource', param: 'uri' },
+  'prompts/get': { kind: 'prompt', param: 'name' },
 };
 
 /**

@@ -7,6 +7,8 @@ import { McpMetrics } from '../observability/mcp.metrics';
 import { outcomeOfCode } from '../observability/outcome';
 import { McpSession } from '../session/mcp-session';
 import { MessageSink } from '../session/message-sink';
+import { ArgumentLimitsService } from './argument-limits.service';
+import { BatchLimitsService } from './batch-limits.service';
 import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
 import { RpcErrorReply } from './json-rpc-exception.filter';
 import { parseFrame } from './json-rpc.parser';
@@ -50,6 +52,8 @@ export class JsonRpcDispatcher {
     private readonly errors: JsonRpcErrorMapper,
     private readonly metrics: McpMetrics,
     private readonly observers: CallObservers,
+    private readonly argumentLimits: ArgumentLimitsService,
+    private readonly batchLimits: BatchLimitsService,
   ) {}
 
   dispatchFrame(raw: string | Buffer, inbound: InboundContext): Promise<DispatchResult> {
@@ -75,7 +79,10 @@ export class JsonRpcDispatcher {
     }
   }
 
-  /** Every element is answered on its own; notifications and responses add nothing. */
+  /**
+   * Every element is answered on its own; notifications and responses add
+   * nothing. The batch limits bound how many elements run and how large the answer grows.
+   */
   private async dispatchBatch(
     entries: InboundEntry[],
     inbound: InboundContext,
@@ -87,6 +94,8 @@ export class JsonRpcDispatcher {
         `JSON-RPC batches are not supported in protocol version ${version}`,
       );
     }
+    const tooLong = this.batchLimits.refuseLength(entries);
+    if (tooLong) return tooLong;
     const results = await Promise.all(
       entries.map((entry) =>
         entry.kind === 'request' && entry.message.method === 'initialize'
@@ -97,7 +106,7 @@ export class JsonRpcDispatcher {
       ),
     );
     const responses = results.filter((r): r is JsonRpcResponse => r !== undefined);
-    return responses.length > 0 ? responses : undefined;
+    return responses.length > 0 ? this.batchLimits.capAnswers(responses) : undefined;
   }
 
   dispatchEntry(
@@ -199,8 +208,11 @@ export class JsonRpcDispatcher {
     const started = performance.now();
     let response: JsonRpcResponse | undefined;
     try {
+      const params = request.params ?? {};
+      const { limitedParams } = entry.options;
+      if (limitedParams) this.argumentLimits.enforce(params, limitedParams, context);
       // An abort answers at once even if the handler ignores its signal.
-      const result = await context.abort.race(entry.invoke(request.params ?? {}, context));
+      const result = await context.abort.race(entry.invoke(params, context));
       response =
         result instanceof RpcErrorReply
           ? failure(request.id, result.error.code, result.error.message, result.error.data)

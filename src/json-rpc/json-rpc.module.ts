@@ -1,5 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { ArgumentLimitsService } from './argument-limits.service';
+import { BatchLimitsService } from './batch-limits.service';
 import { CallObservers } from './call-observers';
 import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
 import { JsonRpcExceptionFilter } from './json-rpc-exception.filter';
@@ -15,6 +17,8 @@ import { McpMethodRegistry } from './mcp-method.registry';
 @Module({
   imports: [DiscoveryModule],
   providers: [
+    ArgumentLimitsService,
+    BatchLimitsService,
     McpMethodRegistry,
     JsonRpcDispatcher,
     JsonRpcErrorMapper,

@@ -10,6 +10,11 @@ export interface McpMethodOptions {
   beforeInitialize?: boolean;
   /** Every outcome is reported to the CallObservers (the ledger) before the response leaves. */
   audited?: boolean;
+  /**
+   * Params fields holding client-shaped values (`arguments`), checked against
+   * limits.argument_* before anything else runs: a refusal is -32602 naming the limit.
+   */
+  limitedParams?: readonly string[];
 }
 
 /** Discovery marker read by McpMethodRegistry at boot. */

@@ -13,8 +13,16 @@ export interface CallRecord {
   executed?: boolean;
   /** The handler's estimate, set by governance before the call runs. */
   estimatedCost?: number;
+  /** The handler reported a cost that is not a finite number >= 0: it is charged its estimate. */
+  costReportInvalid?: boolean;
+  /** The client's max_cost_per_call, set by governance: a reported cost above it is charged at it. */
+  costCap?: number;
+  /** The budget claim governance reserved for the call, settled when the call completes. */
+  budgetClaim?: { id: string; month: string };
   /** Set by governance when it refuses the call (budget_exceeded, rate_limited, ...). */
   denialReason?: string;
+  /** The `limits.argument_*` key the arguments passed: the ledger records that instead of them. */
+  argumentsOverLimit?: string;
 }
 
 /**

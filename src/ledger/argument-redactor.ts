@@ -1,37 +1,118 @@
 export const REDACTED = '[REDACTED]';
 
+/** Decisions remembered per (parent, key): argument keys repeat from call to call. */
+const DECISION_CACHE_MAX = 4096;
+/** Longer keys are rare and not worth remembering. */
+const CACHEABLE_KEY_LENGTH = 128;
+
 /**
  * Replaces the values of sensitive keys, at any depth (objects inside
- * arrays included), before arguments reach the ledger. Patterns are
- * case-insensitive regular expressions matched anywhere in the key, so
- * `token` also covers `access_token`.
+ * arrays included), before arguments reach the ledger. Each pattern is a
+ * case-insensitive regular expression tested against the key as written,
+ * against its words (`x-api-key` and `xApiKey` both read `x_api_key`), and
+ * against the path `parent.key` in words (arrays are transparent), so
+ * `(^|_)pass(_|$)` takes `db_pass` but not `passenger`, and `credentials\.pass`
+ * names a key under its parent. A matching key's whole value is replaced.
  */
 export class ArgumentRedactor {
-  private readonly patterns: RegExp[];
+  private readonly pattern?: RegExp;
+  /** Per parent (in words), per key: its words, or undefined when it is sensitive. */
+  private readonly decisions = new Map<string, Map<string, string | undefined>>();
+  private remembered = 0;
 
   constructor(redactKeys: readonly string[]) {
-    this.patterns = redactKeys.map((source) => {
+    for (const source of redactKeys) {
       try {
-        return new RegExp(source, 'i');
+        new RegExp(source, 'i');
       } catch (err) {
         throw new Error(
           `ledger.redact_keys: "${source}" is not a valid regular expression (${(err as Error).message})`,
         );
       }
-    });
+    }
+    // One alternation tests every pattern in one pass; backreferences would be renumbered by it.
+    if (redactKeys.some((source) => /\\[1-9]|\\k</.test(source))) {
+      const each = redactKeys.map((source) => new RegExp(source, 'i'));
+      this.pattern = { test: (text: string) => each.some((p) => p.test(text)) } as RegExp;
+    } else if (redactKeys.length > 0) {
+      this.pattern = new RegExp(redactKeys.map((source) => `(?:${source})`).join('|'), 'i');
+    }
   }
 
   redact(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map((item) => this.redact(item));
+    return this.pattern ? this.redactUnder('', value) : value;
+  }
+
+  private redactUnder(parentWords: string, value: unknown): unknown {
+    if (Array.isArray(value)) return value.map((item) => this.redactUnder(parentWords, item));
     if (typeof value !== 'object' || value === null) return value;
     const out: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
-      out[key] = this.isSensitive(key) ? REDACTED : this.redact(inner);
+      const words = this.wordsIfKept(parentWords, key);
+      const kept = words === undefined ? REDACTED : this.redactUnder(words, inner);
+      // Assigning to __proto__ would replace the copy's prototype instead of keeping the key.
+      if (key === '__proto__') {
+        Object.defineProperty(out, key, { value: kept, enumerable: true, writable: true });
+      } else out[key] = kept;
     }
     return out;
   }
 
-  private isSensitive(key: string): boolean {
-    return this.patterns.some((pattern) => pattern.test(key));
+  /** The key's words when its value is kept; undefined when it is redacted. */
+  private wordsIfKept(parentWords: string, key: string): string | undefined {
+    let byKey = this.decisions.get(parentWords);
+    if (byKey?.has(key)) return byKey.get(key);
+    const words = keyWords(key);
+    const pattern = this.pattern!;
+    const sensitive =
+      pattern.test(words) ||
+      (key !== words && pattern.test(key)) ||
+      (parentWords !== '' && pattern.test(`${parentWords}.${words}`));
+    const decision = sensitive ? undefined : words;
+    if (key.length <= CACHEABLE_KEY_LENGTH && parentWords.length <= CACHEABLE_KEY_LENGTH) {
+      if (this.remembered >= DECISION_CACHE_MAX) {
+        this.decisions.clear();
+        this.remembered = 0;
+        byKey = undefined;
+      }
+      if (!byKey) {
+        byKey = new Map();
+        this.decisions.set(parentWords, byKey);
+      }
+      byKey.set(key, decision);
+      this.remembered++;
+    }
+    return decision;
   }
+}
+
+/**
+ * A key's words, lower case, joined by `_`: split at every character that is
+ * not an ASCII letter or digit and where case changes (`APIKey` -> `api_key`,
+ * `sessionCount` -> `session_count`). One pass, no backtracking.
+ */
+export function keyWords(key: string): string {
+  let out = '';
+  let previous: 'none' | 'lower' | 'upper' = 'none';
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    const upper = c >= 65 && c <= 90;
+    const lower = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+    if (!upper && !lower) {
+      if (previous !== 'none') out += '_';
+      previous = 'none';
+      continue;
+    }
+    if (upper) {
+      const next = key.charCodeAt(i + 1);
+      const nextLower = next >= 97 && next <= 122;
+      if (previous === 'lower' || (previous === 'upper' && nextLower)) out += '_';
+      out += String.fromCharCode(c + 32);
+      previous = 'upper';
+    } else {
+      out += key[i];
+      previous = 'lower';
+    }
+  }
+  return out.endsWith('_') ? out.slice(0, -1) : out;
 }

@@ -94,7 +94,26 @@ describe('toLedgerRow', () => {
       durationMs: 8,
       cost: 3,
       resultBytes: Buffer.byteLength(JSON.stringify(result)),
+      costFlag: null,
     });
+  });
+
+  it('caps a reported cost at max_cost_per_call, and charges an invalid report its estimate, flagging both', () => {
+    const row = (record: CallRecord) =>
+      toLedgerRow(
+        completed('tools/call', { name: 'x' }, ok({ content: [] }), {
+          estimatedCost: 2,
+          costCap: 10,
+          executed: true,
+          ...record,
+        }),
+        options,
+      );
+    expect(row({ cost: 1_000_000 })).toMatchObject({ cost: 10, costFlag: 'capped' });
+    expect(row({ cost: 10 })).toMatchObject({ cost: 10, costFlag: null });
+    expect(row({ costReportInvalid: true })).toMatchObject({ cost: 2, costFlag: 'invalid_report' });
+    // Without a cap (no quota applied), the report is charged as it is.
+    expect(row({ cost: 50, costCap: undefined })).toMatchObject({ cost: 50, costFlag: null });
   });
 
   it('maps outcomes: tool_error, denied, timeout, error, cancelled', () => {

@@ -11,10 +11,11 @@ export interface LedgerRowOptions {
   redactor: ArgumentRedactor;
 }
 
-/** The ledger row of one completed tools/call or resources/read. */
+/** The ledger row of one completed tools/call, resources/read or prompts/get. */
 export function toLedgerRow(call: CompletedCall, options: LedgerRowOptions): LedgerRow {
   const { context, params } = call;
   const { outcome, errorCode, result, deniedFor } = callOutcome(call);
+  const charged = chargedCost(call);
   return {
     time: call.startedAt,
     requestId: requestIdText(context.requestId),
@@ -24,15 +25,14 @@ export function toLedgerRow(call: CompletedCall, options: LedgerRowOptions): Led
     transport: context.transport,
     method: context.method,
     target: context.call.target ?? targetFromParams(context.method, params),
-    arguments: options.recordArguments
-      ? JSON.stringify(options.redactor.redact(auditedArguments(context.method, params)))
-      : null,
+    arguments: options.recordArguments ? recordedArguments(call, options) : null,
     outcome,
     errorCode,
     denialReason: context.call.denialReason ?? deniedFor ?? null,
     durationMs: call.durationMs,
-    cost: chargedCost(call),
+    cost: charged.cost,
     resultBytes: result === undefined ? 0 : resultSize(call, result),
+    costFlag: charged.flag,
   };
 }
 
@@ -62,6 +62,14 @@ export function requestIdText(id: JsonRpcId | undefined): string {
 function targetFromParams(method: string, params: JsonRpcParams): string {
   const value = method === 'resources/read' ? params.uri : params.name;
   return typeof value === 'string' ? value : '';
+}
+
+/** Arguments refused for their size are named by the limit they passed, not stored. */
+function recordedArguments(call: CompletedCall, options: LedgerRowOptions): string {
+  const { context, params } = call;
+  const overLimit = context.call.argumentsOverLimit;
+  if (overLimit !== undefined) return JSON.stringify(`[not recorded: over ${overLimit}]`);
+  return JSON.stringify(options.redactor.redact(auditedArguments(context.method, params)));
 }
 
 function auditedArguments(method: string, params: JsonRpcParams): unknown {

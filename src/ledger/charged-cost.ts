@@ -1,15 +1,39 @@
 import { CompletedCall } from '../json-rpc/call-observers';
 
 /**
- * What a completed call costs its client: the handler's reported cost, else
- * its estimate, but only when the handler actually ran (a call refused by
- * governance or by argument validation costs nothing; a call cancelled or
- * timed out after it started is charged, or cancelling would dodge budgets).
- * The ledger row and the governance spend cache both use this one rule, so a
- * restart, which re-reads the ledger, never changes a client's spend.
+ * Why a call was not charged what its handler reported: `capped` (above the
+ * client's max_cost_per_call, charged at it) or `invalid_report` (not a
+ * finite number >= 0, charged the estimate).
  */
-export function chargedCost(call: CompletedCall): number {
+export type CostFlag = 'capped' | 'invalid_report';
+
+export interface ChargedCost {
+  cost: number;
+  flag: CostFlag | null;
+}
+
+const NOTHING: ChargedCost = { cost: 0, flag: null };
+
+/**
+ * What a completed call costs its client: the handler's reported cost
+ * (capped at the client's max_cost_per_call), else its estimate, but only
+ * when the handler actually ran (a call refused by governance or by argument
+ * validation costs nothing; a call that failed, was cancelled or timed out
+ * after it started is charged, or failing or cancelling would dodge
+ * budgets). The ledger row and the governance spend both use this one
+ * rule, so a restart, which re-reads the ledger, never changes a client's
+ * spend.
+ */
+export function chargedCost(call: CompletedCall): ChargedCost {
   const record = call.context.call;
-  if (!record.executed) return 0;
-  return record.cost ?? record.estimatedCost ?? 0;
+  if (!record.executed) return NOTHING;
+  const estimate = record.estimatedCost ?? 0;
+  const reported = record.cost;
+  if (reported === undefined) {
+    return { cost: estimate, flag: record.costReportInvalid ? 'invalid_report' : null };
+  }
+  if (record.costCap !== undefined && reported > record.costCap) {
+    return { cost: record.costCap, flag: 'capped' };
+  }
+  return { cost: reported, flag: null };
 }

@@ -17,6 +17,7 @@ const row: LedgerRow = {
   durationMs: 1.5,
   cost: 0.25,
   resultBytes: 120.4,
+  costFlag: 'capped',
 };
 
 describe('ledger row columns', () => {

@@ -1,4 +1,5 @@
 import { Insertable, Selectable } from 'kysely';
+import { CostFlag } from './charged-cost';
 import { LedgerOutcome, LedgerRow, StoredLedgerRow } from './ledger-row';
 import { LedgerTable } from './ledger.schema';
 
@@ -19,6 +20,8 @@ export const LEDGER_INSERTED_COLUMNS = [
   'duration_ms',
   'cost',
   'result_bytes',
+  // Last: a journal line written before the column existed is these values less the last one.
+  'cost_flag',
 ] as const satisfies ReadonlyArray<Exclude<keyof LedgerTable, 'id'>>;
 
 /** A LedgerRow as table columns. Durations and sizes are whole numbers in the table. */
@@ -39,6 +42,7 @@ export function toColumns(row: LedgerRow): Insertable<LedgerTable> {
     duration_ms: Math.round(row.durationMs),
     cost: row.cost,
     result_bytes: Math.round(row.resultBytes),
+    cost_flag: row.costFlag,
   };
 }
 
@@ -64,6 +68,7 @@ export function toColumnValues(row: LedgerRow): unknown[] {
     Math.round(row.durationMs),
     row.cost,
     Math.round(row.resultBytes),
+    row.costFlag,
   ];
 }
 
@@ -85,5 +90,6 @@ export function fromColumns(columns: Selectable<LedgerTable>): StoredLedgerRow {
     durationMs: Number(columns.duration_ms),
     cost: Number(columns.cost),
     resultBytes: Number(columns.result_bytes),
+    costFlag: (columns.cost_flag ?? null) as CostFlag | null,
   };
 }

@@ -1,3 +1,5 @@
+import { CostFlag } from './charged-cost';
+
 /** How an audited call ended, as the ledger and metrics record it. */
 export type LedgerOutcome =
   | 'success'
@@ -18,7 +20,7 @@ export const LEDGER_OUTCOMES: readonly LedgerOutcome[] = [
   'error',
 ];
 
-/** One ledger row: one tools/call or resources/read, whatever its outcome. */
+/** One ledger row: one tools/call, resources/read or prompts/get, whatever its outcome. */
 export interface LedgerRow {
   /** Epoch milliseconds when the call started. */
   time: number;
@@ -29,7 +31,7 @@ export interface LedgerRow {
   sessionId: string;
   transport: string;
   method: string;
-  /** Tool name or resource URI. */
+  /** Tool name, resource URI or prompt name. */
   target: string;
   /** Redacted arguments as JSON text, or null when argument recording is off. */
   arguments: string | null;
@@ -43,6 +45,8 @@ export interface LedgerRow {
   cost: number;
   /** Bytes of the JSON result (0 for errors). */
   resultBytes: number;
+  /** Set when `cost` is not what the tool reported (capped, or an invalid report); null otherwise. */
+  costFlag: CostFlag | null;
 }
 
 /** A stored row with its database id (monotonic, usable as a cursor). */

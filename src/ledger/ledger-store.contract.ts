@@ -52,7 +52,7 @@ export function defineLedgerStoreContract(target: LedgerStoreTarget): void {
   describe('append and query', () => {
     it('stores every field and returns rows newest first with increasing ids', async () => {
       const store = await freshStore();
-      const first = ledgerRow({ time: T0, cost: 0.25 });
+      const first = ledgerRow({ time: T0, cost: 0.25, costFlag: 'capped' });
       const second = ledgerRow({
         time: T0 + 5,
         requestId: 's:abc',

@@ -1,6 +1,7 @@
 import { Kysely, Migration, MigrationProvider, sql } from 'kysely';
 import { LedgerConnection } from './ledger-connection';
 import { createJournalProgress } from './journal/journal-progress.migration';
+import { addCostFlag } from './ledger-cost-flag.migration';
 import { createLedgerInbox } from './ledger-inbox.migration';
 import { createUsageSummary } from './ledger-usage.migration';
 
@@ -25,6 +26,7 @@ export function ledgerMigrations(driver: Driver): Record<string, Migration> {
     '0002_usage_summary': createUsageSummary(driver),
     '0003_sqlite_inbox': createLedgerInbox(driver),
     '0004_sqlite_journal_progress': createJournalProgress(driver),
+    '0005_cost_flag': addCostFlag(driver),
   };
 }
 

@@ -22,6 +22,8 @@ export interface LedgerTable {
   duration_ms: number;
   cost: number;
   result_bytes: number;
+  /** `capped` or `invalid_report` when the cost is not what the tool reported (migration 0005). */
+  cost_flag: string | null;
 }
 
 /**

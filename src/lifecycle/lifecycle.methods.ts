@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, UseGuards } from '@nestjs/common';
 import { GATEWAY_CONFIG } from '../config/config.constants';
 import { GatewayConfig } from '../config/gateway-config';
 import { GatewayError } from '../errors/gateway.error';
@@ -7,9 +7,11 @@ import { McpContext, McpParams } from '../json-rpc/mcp-params.decorator';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
 import { negotiateVersion } from '../json-rpc/protocol-version';
 import { JsonRpcParams } from '../json-rpc/json-rpc.types';
+import { clippedJson, clipText } from '../logging/clipped-text';
 import { isLoggingLevel, LOGGING_LEVELS } from '../session/logging-level';
 import { InitializeParamsDto } from './initialize.dto';
 import { rpcValidationPipe } from './rpc-validation.pipe';
+import { SessionMetadataGuard } from './session-metadata.guard';
 import { GATEWAY_VERSION } from './server-info';
 import { ServerCapabilities } from './server-capabilities.service';
 
@@ -24,6 +26,7 @@ export class LifecycleMethods {
   ) {}
 
   @McpMethod('initialize', { beforeInitialize: true })
+  @UseGuards(SessionMetadataGuard)
   initialize(
     @McpParams(rpcValidationPipe) params: InitializeParamsDto,
     @McpContext() ctx: McpRequestContext,
@@ -37,14 +40,17 @@ export class LifecycleMethods {
     session.clientInfo = params.clientInfo;
     session.clientCapabilities = params.capabilities ?? {};
     session.initialized = true;
+    const logged = this.config.limits.logged_client_info_bytes;
+    const client = clippedJson(params.clientInfo, logged);
     this.logger.log({
       msg: 'session initialized',
       sessionId: session.id,
       clientId: session.clientId,
       transport: session.transport,
-      requested: params.protocolVersion,
+      requested: clipText(params.protocolVersion, logged),
       protocolVersion,
-      client: params.clientInfo,
+      client: client.text,
+      ...(client.fullLength === undefined ? {} : { clientInfoChars: client.fullLength }),
     });
     return {
       protocolVersion,

@@ -7,6 +7,7 @@ import {
 } from '@willsoto/nestjs-prometheus';
 import { makeTalliedCounterProviders } from './counter-tally';
 import { McpMetrics } from './mcp.metrics';
+import { MetricsController } from './metrics.controller';
 import {
   MCP_LIMIT_REFUSALS_TOTAL,
   MCP_REQUEST_DURATION_SECONDS,
@@ -16,7 +17,13 @@ import {
 
 @Global()
 @Module({
-  imports: [PrometheusModule.register({ path: '/metrics', defaultMetrics: { enabled: true } })],
+  imports: [
+    PrometheusModule.register({
+      path: '/metrics',
+      controller: MetricsController,
+      defaultMetrics: { enabled: true },
+    }),
+  ],
   providers: [
     ...makeTalliedCounterProviders({
       name: MCP_REQUESTS_TOTAL,

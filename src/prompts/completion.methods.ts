@@ -16,7 +16,7 @@ export class CompletionMethods {
     private readonly skillTemplates: SkillTemplateCompleter,
   ) {}
 
-  @McpMethod('completion/complete')
+  @McpMethod('completion/complete', { limitedParams: ['argument', 'context'] })
   async complete(
     @McpParams() params: JsonRpcParams,
     @McpContext() ctx: McpRequestContext,
@@ -25,7 +25,13 @@ export class CompletionMethods {
     ctx.call.target = ref.type === 'ref/prompt' ? ref.name : ref.uri;
     const candidates =
       ref.type === 'ref/prompt'
-        ? await this.promptArguments.candidates(ref.name, argument.name, argument.value, context)
+        ? await this.promptArguments.candidates(
+            ref.name,
+            argument.name,
+            argument.value,
+            context,
+            ctx.clientId,
+          )
         : this.skillTemplates.candidates(ref.uri, argument.name, context, ctx.clientId);
     return { completion: completionValues(candidates, argument.value) };
   }

@@ -1,6 +1,7 @@
 import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
 import { completionValues } from './completion-values';
+import { PromptVisibility } from './prompt-visibility';
 import { PromptArgumentCompleter } from './prompt-argument.completer';
 import { ArgumentCompleter } from './prompt-options';
 import { PromptRegistry } from './prompt.registry';
@@ -45,12 +46,12 @@ async function rejection(work: Promise<unknown>): Promise<Error> {
 }
 
 describe('PromptArgumentCompleter', () => {
-  const completer = new PromptArgumentCompleter(registry());
+  const completer = new PromptArgumentCompleter(registry(), new PromptVisibility());
 
   beforeEach(() => calls.splice(0));
 
   it('offers a fixed list', async () => {
-    await expect(completer.candidates('restock', 'warehouse', 'w', {})).resolves.toEqual([
+    await expect(completer.candidates('restock', 'warehouse', 'w', {}, 'c')).resolves.toEqual([
       'west',
       'central',
       'east',
@@ -58,15 +59,23 @@ describe('PromptArgumentCompleter', () => {
   });
 
   it('calls a completer function with the typed value and the filled-in arguments', async () => {
-    const candidates = await completer.candidates('restock', 'sku', 'te', { category: 'tents' });
+    const candidates = await completer.candidates(
+      'restock',
+      'sku',
+      'te',
+      { category: 'tents' },
+      'c',
+    );
     expect(calls).toEqual([{ prefix: 'te', context: { category: 'tents' } }]);
     // The gateway filters whatever the function returns by the prefix.
     expect(completionValues(candidates, 'te').values).toEqual(['TENT-2P', 'TENT-4P']);
-    await expect(completer.candidates('restock', 'sku', '', {})).resolves.toEqual(['SPORK-TI']);
+    await expect(completer.candidates('restock', 'sku', '', {}, 'c')).resolves.toEqual([
+      'SPORK-TI',
+    ]);
   });
 
   it('awaits an async completer', async () => {
-    const candidates = await completer.candidates('restock', 'async', 'LATE', {});
+    const candidates = await completer.candidates('restock', 'async', 'LATE', {}, 'c');
     expect(completionValues(candidates, 'LATE')).toEqual({
       values: ['later', 'Lately'],
       total: 2,
@@ -75,11 +84,11 @@ describe('PromptArgumentCompleter', () => {
   });
 
   it('offers nothing for an argument declared without completions', async () => {
-    await expect(completer.candidates('restock', 'category', 'te', {})).resolves.toEqual([]);
+    await expect(completer.candidates('restock', 'category', 'te', {}, 'c')).resolves.toEqual([]);
   });
 
   it('refuses an unknown prompt with -32602', async () => {
-    const err = await rejection(completer.candidates('restok', 'warehouse', '', {}));
+    const err = await rejection(completer.candidates('restok', 'warehouse', '', {}, 'c'));
     expect(err).toBeInstanceOf(GatewayError);
     expect(err).toMatchObject({
       code: ErrorCode.InvalidParams,
@@ -89,7 +98,7 @@ describe('PromptArgumentCompleter', () => {
   });
 
   it('refuses an unknown argument with -32602 listing the declared ones', async () => {
-    const err = await rejection(completer.candidates('restock', 'colour', '', {}));
+    const err = await rejection(completer.candidates('restock', 'colour', '', {}, 'c'));
     expect(err).toMatchObject({
       code: ErrorCode.InvalidParams,
       message: 'Unknown argument "colour" of prompt restock',
@@ -102,7 +111,7 @@ describe('PromptArgumentCompleter', () => {
   });
 
   it('treats a completer returning non-strings as a bug of the prompt (plain Error)', async () => {
-    const err = await rejection(completer.candidates('restock', 'broken', '', {}));
+    const err = await rejection(completer.candidates('restock', 'broken', '', {}, 'c'));
     expect(err).not.toBeInstanceOf(GatewayError);
     expect(err.message).toBe(
       'Completions of restock.broken (Fixture.restock) did not return an array of strings',

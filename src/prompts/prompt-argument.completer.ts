@@ -1,23 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayError } from '../errors/gateway.error';
+import { PromptVisibility } from './prompt-visibility';
 import { PromptRegistry } from './prompt.registry';
+import { unknownPrompt } from './unknown-prompt.error';
 
 /** Candidate values of one prompt argument, from its declared `completions`. */
 @Injectable()
 export class PromptArgumentCompleter {
-  constructor(private readonly registry: PromptRegistry) {}
+  constructor(
+    private readonly registry: PromptRegistry,
+    private readonly visibility: PromptVisibility,
+  ) {}
 
-  /** -32602 for an unknown prompt or argument; [] for an argument declared without completions. */
+  /**
+   * -32602 for an unknown prompt or argument, and for a prompt the client may
+   * not see (its completions could reveal the data it reads); [] for an
+   * argument declared without completions.
+   */
   async candidates(
     promptName: string,
     argumentName: string,
     value: string,
     context: Record<string, string>,
+    clientId: string,
   ): Promise<string[]> {
     const prompt = this.registry.get(promptName);
-    if (!prompt) {
-      throw GatewayError.invalidParams(`Unknown prompt: ${promptName}`, { prompt: promptName });
-    }
+    if (!prompt || !this.visibility.isVisible(prompt, clientId)) throw unknownPrompt(promptName);
     const declared = prompt.options.arguments ?? [];
     const argument = declared.find((arg) => arg.name === argumentName);
     if (!argument) {

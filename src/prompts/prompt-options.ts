@@ -28,4 +28,10 @@ export interface PromptOptions {
   description: string;
   /** Every argument is a string; nothing else is accepted by `prompts/get`. */
   arguments?: PromptArgumentOptions[];
+  /**
+   * Tool names and resource URIs whose data the prompt puts in its messages
+   * (e.g. `['orders_get']`): a client sees the prompt only if it may see every
+   * one of them, so a prompt is never a way round a deny rule.
+   */
+  reads?: string[];
 }

@@ -24,6 +24,7 @@ export class PromptRegistry {
       );
     }
     checkArguments(prompt);
+    checkReads(prompt);
     this.prompts.set(prompt.name, prompt);
   }
 
@@ -48,5 +49,15 @@ function checkArguments(prompt: RegisteredPrompt): void {
       );
     }
     seen.add(argument.name);
+  }
+}
+
+function checkReads(prompt: RegisteredPrompt): void {
+  const { reads } = prompt.options;
+  if (reads === undefined) return;
+  if (!Array.isArray(reads) || !reads.every((r) => typeof r === 'string' && r.length > 0)) {
+    throw new Error(
+      `Prompt "${prompt.name}" (${prompt.origin}): reads must be a list of tool names and resource URIs`,
+    );
   }
 }

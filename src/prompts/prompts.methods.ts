@@ -8,42 +8,54 @@ import { paginate } from '../tools/list-cursor';
 import { PromptResult } from './prompt-message';
 import { validatePromptArguments } from './prompt-arguments.validator';
 import { toPromptResult } from './prompt-result.mapper';
+import { PromptVisibility } from './prompt-visibility';
 import { PromptRegistry } from './prompt.registry';
 import { PROMPTS_PAGE_SIZE } from './prompts.constants';
 import { RegisteredPrompt } from './registered-prompt';
+import { unknownPrompt } from './unknown-prompt.error';
 
-/** `prompts/list` and `prompts/get`. */
+/**
+ * `prompts/list` and `prompts/get`. A get goes through governance and the
+ * ledger like a tool call; a prompt the client may not see answers exactly
+ * like one that does not exist.
+ */
 @Injectable()
 export class PromptsMethods {
-  constructor(private readonly registry: PromptRegistry) {}
+  constructor(
+    private readonly registry: PromptRegistry,
+    private readonly visibility: PromptVisibility,
+  ) {}
 
   @McpMethod('prompts/list')
-  list(@McpParams() params: JsonRpcParams) {
-    const page = paginate(this.registry.list(), params.cursor, PROMPTS_PAGE_SIZE);
+  list(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
+    const visible = this.registry
+      .list()
+      .filter((prompt) => this.visibility.isVisible(prompt, ctx.clientId));
+    const page = paginate(visible, params.cursor, PROMPTS_PAGE_SIZE);
     const prompts = page.items.map(toListEntry);
     return page.nextCursor === undefined ? { prompts } : { prompts, nextCursor: page.nextCursor };
   }
 
-  @McpMethod('prompts/get')
+  @McpMethod('prompts/get', { audited: true, limitedParams: ['arguments'] })
   async get(
     @McpParams() params: JsonRpcParams,
     @McpContext() ctx: McpRequestContext,
   ): Promise<Required<PromptResult>> {
-    const prompt = this.find(params.name);
+    const prompt = this.find(params.name, ctx.clientId);
     ctx.call.target = prompt.name;
     const args = validatePromptArguments(prompt.options, params.arguments);
     const output = await prompt.render(args, { clientId: ctx.clientId, signal: ctx.signal });
     return toPromptResult(prompt.name, output, prompt.options.description);
   }
 
-  private find(name: unknown): RegisteredPrompt {
+  private find(name: unknown, clientId: string): RegisteredPrompt {
     if (typeof name !== 'string' || name.length === 0) {
       throw GatewayError.invalidParams('prompts/get needs params.name (a prompt name)', {
         field: 'name',
       });
     }
     const prompt = this.registry.get(name);
-    if (!prompt) throw GatewayError.invalidParams(`Unknown prompt: ${name}`, { prompt: name });
+    if (!prompt || !this.visibility.isVisible(prompt, clientId)) throw unknownPrompt(name);
     return prompt;
   }
 }

@@ -4,6 +4,7 @@ import { ServerCapabilities } from '../lifecycle/server-capabilities.service';
 import { ResourcesModule } from '../resources/resources.module';
 import { CompletionMethods } from './completion.methods';
 import { PromptArgumentCompleter } from './prompt-argument.completer';
+import { PromptVisibility } from './prompt-visibility';
 import { PromptExplorer } from './prompt.explorer';
 import { PromptRegistry } from './prompt.registry';
 import { PromptsMethods } from './prompts.methods';
@@ -14,6 +15,7 @@ import { SkillTemplateCompleter } from './skill-template.completer';
   imports: [DiscoveryModule, ResourcesModule],
   providers: [
     PromptRegistry,
+    PromptVisibility,
     PromptExplorer,
     PromptsMethods,
     PromptArgumentCompleter,

@@ -17,7 +17,8 @@ export const SKILL_TEMPLATE_VARIABLES: Readonly<Record<string, readonly string[]
  * Candidate values for the variables of the skill templates, from the live
  * catalog and only among skills the client may see: `category` -> the
  * categories; `name` -> skill names (of `context.category` when given);
- * `path` -> the files of the skill named by `context.category` and `context.name`.
+ * `path` -> the files of the skill named by `context.category` and `context.name`
+ * that the client may see (a deny rule on a file leaves it out).
  */
 @Injectable()
 export class SkillTemplateCompleter {
@@ -61,18 +62,18 @@ export class SkillTemplateCompleter {
             .map((skill) => skill.name),
         );
       default:
-        return filesOf(skills, context);
+        return this.filesOf(skills, context, clientId);
     }
+  }
+
+  private filesOf(skills: SkillRecord[], context: Record<string, string>, clientId: string) {
+    const skill = skills.find(
+      (candidate) => candidate.category === context.category && candidate.name === context.name,
+    );
+    return skill ? this.visibility.visibleFiles(skill, clientId).map((file) => file.relPath) : [];
   }
 }
 
 function sorted(values: string[]): string[] {
   return [...new Set(values)].sort((a, b) => a.localeCompare(b));
-}
-
-function filesOf(skills: SkillRecord[], context: Record<string, string>): string[] {
-  const skill = skills.find(
-    (candidate) => candidate.category === context.category && candidate.name === context.name,
-  );
-  return skill ? skill.files.map((file) => file.relPath) : [];
 }

@@ -53,7 +53,7 @@ export interface ResourceReadRequest {
 
 /** A URI a provider serves, found but not read yet. */
 export interface ResolvedResource {
-  /** What governance visibility rules are judged on (a skill's files share their skill's URI). */
+  /** What governance visibility rules are judged on (a skill file: its own URI, seen with its skill). */
   readonly visibilityUri: string;
   read(request: ResourceReadRequest): ResourceReadResult | Promise<ResourceReadResult>;
 }

@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { existsSync, FSWatcher, realpathSync, watch } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { GATEWAY_CONFIG } from '../config/config.constants';
 import { GatewayConfig } from '../config/gateway-config';
 import { SkillTextSource } from '../tools/skill-text-source';
 import { SkillRecord } from './skill-record';
 import { scanSkill, scanSkills, ScanWarning } from './skill-scanner';
+import { SkillsWatcher } from './skills-watcher';
 
 export interface CatalogChange {
   /** Seed URIs of skills added, removed or changed. */
@@ -18,7 +19,8 @@ const WATCH_DEBOUNCE_MS = 150;
 
 /**
  * The skills directory as an in-memory catalog, kept current by a debounced
- * recursive watch: only the skills whose files changed are scanned again.
+ * watch of every directory under it (symbolic links never followed): only
+ * the skills whose files changed are scanned again.
  */
 @Injectable()
 export class SkillCatalog implements SkillTextSource, OnModuleInit, OnModuleDestroy {
@@ -27,7 +29,7 @@ export class SkillCatalog implements SkillTextSource, OnModuleInit, OnModuleDest
   private readonly listeners = new Set<(change: CatalogChange) => void>();
   private currentVersion = 0;
   private root?: string;
-  private watcher?: FSWatcher;
+  private watcher?: SkillsWatcher;
   private pending = new Set<string>();
   private debounce?: NodeJS.Timeout;
 
@@ -127,19 +129,16 @@ export class SkillCatalog implements SkillTextSource, OnModuleInit, OnModuleDest
 
   private watch(): void {
     if (!this.root) return;
-    try {
-      this.watcher = watch(this.root, { recursive: true }, (_event, filename) =>
-        this.queue(filename),
-      );
-      this.watcher.on('error', (err) =>
-        this.logger.warn({ msg: 'skills watcher error', error: err.message }),
-      );
-    } catch (err) {
-      this.logger.warn({
-        msg: 'cannot watch skills directory; changes need a restart',
-        error: (err as Error).message,
-      });
-    }
+    this.watcher = new SkillsWatcher(this.root, {
+      changed: (relPath) => this.queue(relPath ?? null),
+      refused: (link) =>
+        this.logger.warn({
+          msg: 'skills watcher: symbolic link leaves the skills directory; not followed',
+          link,
+        }),
+      error: (err) => this.logger.warn({ msg: 'skills watcher error', error: err.message }),
+    });
+    this.watcher.start();
   }
 
   private queue(filename: string | Buffer | null): void {

@@ -1,17 +1,16 @@
-import { SkillRecord } from './skill-record';
-import { formatSkillUri } from './skill-uri';
+import { skillFileUri } from './skill-uri';
+import { SkillFile, SkillRecord } from './skill-record';
 
-/** A Skills extension entry: SKILL.md URI, verbatim front matter, and the complete file manifest. */
-export function toSkillEntry(skill: SkillRecord) {
+/**
+ * A Skills extension entry: SKILL.md URI, verbatim front matter, and the
+ * manifest of `files` (every file the client may see; all of them by default).
+ */
+export function toSkillEntry(skill: SkillRecord, files: readonly SkillFile[] = skill.files) {
   return {
     uri: skill.skillFileUri,
     frontmatter: skill.frontmatter,
-    resources: skill.files.map((file) => ({
-      uri: formatSkillUri({
-        category: skill.category,
-        name: skill.name,
-        path: file.relPath.split('/'),
-      }),
+    resources: files.map((file) => ({
+      uri: skillFileUri(skill, file),
       digest: file.digest,
       size: file.size,
     })),

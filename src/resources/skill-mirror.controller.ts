@@ -100,7 +100,8 @@ export class SkillMirrorController {
     clientId: string,
     params: Record<string, unknown>,
   ): Promise<JsonRpcResponse> {
-    const session = this.sessions.create('streamable-http', clientId);
+    // Not capped by limits.sessions_*: it ends with this request and stores nothing of the client's.
+    const session = this.sessions.create('streamable-http', clientId, { capped: false });
     session.protocolVersion = LATEST_PROTOCOL_VERSION;
     session.initialized = true;
     try {

@@ -10,6 +10,7 @@ import {
   ResourceReadResult,
   ResourceTemplateEntry,
 } from './resource-provider';
+import { skillFileUri } from './skill-uri';
 import { bytesToContent, checkRange, readSkillFile } from './resource-read';
 import { SkillCatalog } from './skill-catalog';
 import { SkillFile, SkillRecord } from './skill-record';
@@ -68,7 +69,11 @@ export class SkillResourceProvider implements ResourceProvider {
   /** -32602 for a malformed skill URI, -32002 for one naming no file (the seed URI reads SKILL.md). */
   resolve(uri: string): ResolvedResource {
     const { skill, file } = this.resolver.resolveReadable(uri);
-    return { visibilityUri: skill.uri, read: ({ params }) => this.read(uri, skill, file, params) };
+    // The file itself, so that a deny rule on it (or a folder above it) holds.
+    return {
+      visibilityUri: skillFileUri(skill, file),
+      read: ({ params }) => this.read(uri, skill, file, params),
+    };
   }
 
   private read(

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Dirent, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import matter from 'gray-matter';
 import { mimeTypeOf } from './mime-type';
 import { isInside } from './safe-path';
@@ -114,11 +114,14 @@ export function parseFrontMatter(text: string): ParsedFrontMatter {
 
 function directories(root: string, dir: string, warnings: ScanWarning[]): string[] {
   return servableEntries(dir, warnings)
-    .filter(
-      (entry) =>
-        entry.isDirectory() ||
-        (entry.isSymbolicLink() && isSafeDirectory(root, join(dir, entry.name))),
-    )
+    .filter((entry) => {
+      if (entry.isDirectory()) return true;
+      if (!entry.isSymbolicLink()) return false;
+      const link = join(dir, entry.name);
+      const problem = linkProblem(root, link);
+      if (problem) warnings.push({ path: link, problem });
+      return problem === undefined && isSafeDirectory(root, link);
+    })
     .map((entry) => entry.name)
     .sort();
 }
@@ -134,12 +137,9 @@ function listFiles(
     const absPath = join(dir, entry.name);
     const relPath = prefix ? `${prefix}/${entry.name}` : entry.name;
     if (entry.isSymbolicLink()) {
-      const target = realTarget(absPath);
-      if (!target || !isInside(root, target)) {
-        warnings.push({
-          path: absPath,
-          problem: 'symbolic link leaves the skills directory; ignored',
-        });
+      const problem = linkProblem(root, absPath);
+      if (problem) {
+        warnings.push({ path: absPath, problem });
         continue;
       }
     }
@@ -177,6 +177,22 @@ function servableEntries(dir: string, warnings: ScanWarning[]): Dirent[] {
     });
     return false;
   });
+}
+
+/**
+ * Why a symbolic link is not followed, or undefined when it may be: it must
+ * resolve inside the skills directory, and a directory link must not point
+ * at a directory that holds it (that would be a loop).
+ */
+function linkProblem(root: string, link: string): string | undefined {
+  const target = realTarget(link);
+  if (!target || !isInside(root, target)) {
+    return 'symbolic link leaves the skills directory (or is broken); not followed';
+  }
+  const holder = realTarget(dirname(link));
+  if (holder !== undefined && isInside(target, holder))
+    return 'symbolic link loops back to its own directory; not followed';
+  return undefined;
 }
 
 function isSafeDirectory(root: string, dir: string): boolean {

@@ -103,6 +103,15 @@ export function formatSkillUri(uri: SkillUri): string {
   return `${SKILL_SCHEME}${[uri.category, uri.name, ...uri.path].map(encode).join('/')}`;
 }
 
+/** A file of a skill by its path inside the skill, in canonical spelling (as lists show it, as deny rules name it). */
+export function skillFileUri(skill: { category: string; name: string }, file: { relPath: string }) {
+  return formatSkillUri({
+    category: skill.category,
+    name: skill.name,
+    path: file.relPath.split('/'),
+  });
+}
+
 /**
  * The canonical spelling of a skill:// URI (as lists spell it), so that two
  * spellings of one resource (`café` and `caf%C3%A9`, `%c3` and `%C3`) compare

@@ -13,7 +13,7 @@ import { RESOURCES_PAGE_SIZE } from './resources.methods';
 import { SkillCatalog } from './skill-catalog';
 import { toSkillEntry } from './skill-entry';
 import { isFresh } from './skill-freshness';
-import { SkillRecord } from './skill-record';
+import { SkillFile, SkillRecord } from './skill-record';
 import { SkillResolver } from './skill-resolver';
 import { formatSkillUri } from './skill-uri';
 
@@ -49,7 +49,7 @@ export class SkillsMethods {
         (skill): skill is SkillRecord =>
           skill !== undefined && skill.excludedFromSkillsList === undefined,
       )
-      .map((skill) => toSkillEntry(skill));
+      .map((skill) => toSkillEntry(skill, this.visibility.visibleFiles(skill, ctx.clientId)));
     const result: Record<string, unknown> = {
       resultType: 'complete',
       skills,
@@ -73,7 +73,8 @@ export class SkillsMethods {
         reason: skill ? skill.excludedFromSkillsList : 'the skill no longer exists',
       });
     }
-    return { resultType: 'complete', skill: toSkillEntry(skill), ...this.cacheHints() };
+    const files = this.visibility.visibleFiles(skill, ctx.clientId);
+    return { resultType: 'complete', skill: toSkillEntry(skill, files), ...this.cacheHints() };
   }
 
   @McpMethod('resources/directory/read')
@@ -88,12 +89,14 @@ export class SkillsMethods {
       });
     }
     const skill = this.fresh(target.skill);
-    if (!skill) {
+    // A folder whose every file is denied to this client is not one it can see.
+    const files = skill ? this.visibility.visibleFiles(skill, ctx.clientId) : [];
+    const children = skill ? directChildren(skill, files, target.relPath) : [];
+    if (!skill || (target.relPath !== '' && children.length === 0)) {
       throw GatewayError.invalidParams(`${String(params.uri)} is not a directory resource`, {
         uri: params.uri,
       });
     }
-    const children = directChildren(skill, target.relPath);
     const page = paginate(children, params.cursor, RESOURCES_PAGE_SIZE);
     const result: Record<string, unknown> = { resultType: 'complete', resources: page.items };
     if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
@@ -115,21 +118,25 @@ export class SkillsMethods {
   }
 }
 
-function directChildren(skill: SkillRecord, relPath: string): Array<Record<string, unknown>> {
+function directChildren(
+  skill: SkillRecord,
+  files: readonly SkillFile[],
+  relPath: string,
+): Array<Record<string, unknown>> {
   const prefix = relPath === '' ? '' : `${relPath}/`;
   const base = relPath === '' ? [] : relPath.split('/');
   const uriOf = (name: string) =>
     formatSkillUri({ category: skill.category, name: skill.name, path: [...base, name] });
   const dirs = new Set<string>();
-  const files: Array<Record<string, unknown>> = [];
-  for (const file of skill.files) {
+  const entries: Array<Record<string, unknown>> = [];
+  for (const file of files) {
     if (!file.relPath.startsWith(prefix)) continue;
     const [head, ...rest] = file.relPath.slice(prefix.length).split('/');
     if (rest.length > 0) dirs.add(head);
-    else files.push({ uri: uriOf(head), name: head, mimeType: file.mimeType, size: file.size });
+    else entries.push({ uri: uriOf(head), name: head, mimeType: file.mimeType, size: file.size });
   }
   const directories = [...dirs]
     .sort()
     .map((name) => ({ uri: uriOf(name), name, mimeType: DIRECTORY_MIME_TYPE }));
-  return [...directories, ...files];
+  return [...directories, ...entries];
 }

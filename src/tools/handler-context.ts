@@ -14,7 +14,10 @@ export interface HandlerContext {
   progress(done: number, total?: number, message?: string): void;
   /** notifications/message to the caller, filtered by its logging level. */
   log(level: LoggingLevel, data: unknown): void;
-  /** The real cost of this call, for the ledger and budgets (else the estimate applies). */
+  /**
+   * The real cost of this call, for the ledger and budgets (else the estimate applies): charged
+   * at most the client's max_cost_per_call; anything but a finite number >= 0 is logged and ignored.
+   */
   reportCost(amount: number): void;
   /** sampling/createMessage on the client; fails when the client did not declare `sampling`. */
   sample(params: Record<string, unknown>): Promise<Record<string, unknown>>;

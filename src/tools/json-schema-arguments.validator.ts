@@ -1,8 +1,7 @@
 import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { GatewayError } from '../errors/gateway.error';
 import { JsonSchemaObject } from './handler-options';
-import { FieldError } from './tool-arguments.validator';
+import { FieldError, invalidArguments } from './invalid-arguments.error';
 
 const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -33,14 +32,7 @@ export function compileArgumentsSchema(toolName: string, schema: JsonSchemaObjec
   }
   return (args) => {
     if (validate(args)) return Promise.resolve(args);
-    const errors = fieldErrors(validate.errors ?? []);
-    const summary = errors.map((e) => `${e.field}: ${e.problems.join(', ')}`).join('; ');
-    return Promise.reject(
-      GatewayError.invalidParams(`Invalid arguments for tool ${toolName}: ${summary}`, {
-        tool: toolName,
-        errors,
-      }),
-    );
+    return Promise.reject(invalidArguments(toolName, fieldErrors(validate.errors ?? [])));
   };
 }
 

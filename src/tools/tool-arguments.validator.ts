@@ -1,14 +1,13 @@
 import { Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError } from 'class-validator';
-import { GatewayError } from '../errors/gateway.error';
+import { installLinearGetKeys } from './class-transformer-keys';
+import { FieldError, invalidArguments } from './invalid-arguments.error';
 import { ArgumentsAcceptance } from './schema-exact-dto.check';
 
-export interface FieldError {
-  /** Dotted path of the failing field, e.g. `items.0.sku`. */
-  field: string;
-  problems: string[];
-}
+export type { FieldError } from './invalid-arguments.error';
+
+installLinearGetKeys();
 
 /**
  * Checks tool arguments against the handler's DTO exactly as the published
@@ -31,12 +30,7 @@ export async function validateArguments(
     validationError: { target: false, value: false },
   });
   if (errors.length === 0) return instance;
-  const fields = flatten(errors);
-  const summary = fields.map((f) => `${f.field}: ${f.problems.join(', ')}`).join('; ');
-  throw GatewayError.invalidParams(`Invalid arguments for tool ${toolName}: ${summary}`, {
-    tool: toolName,
-    errors: fields,
-  });
+  throw invalidArguments(toolName, flatten(errors));
 }
 
 /**
@@ -70,15 +64,7 @@ export function validateNoArguments(
   const extra = Object.keys(args);
   if (extra.length === 0) return Promise.resolve({});
   const fields = extra.map((field) => ({ field, problems: ['property should not exist'] }));
-  return Promise.reject(
-    GatewayError.invalidParams(
-      `Invalid arguments for tool ${toolName}: it takes no arguments (${extra.join(', ')})`,
-      {
-        tool: toolName,
-        errors: fields,
-      },
-    ),
-  );
+  return Promise.reject(invalidArguments(toolName, fields, 'it takes no arguments; '));
 }
 
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
 import { JsonRpcId } from '../json-rpc/json-rpc.types';
@@ -6,6 +7,9 @@ import { LoggingLevel } from '../session/logging-level';
 import { HandlerContext } from './handler-context';
 import { ProgressReporter } from './progress.reporter';
 import { RegisteredTool } from './registered-tool';
+import { isValidCost } from './tool-cost';
+
+const logger = new Logger('ToolCost');
 
 /** How long a handler's sampling or elicitation request waits for the client. */
 const CLIENT_REQUEST_TIMEOUT_MS = 300_000;
@@ -40,9 +44,7 @@ export class ToolHandlerContext implements HandlerContext {
     this.traceId = rpc.traceId;
     this.progress = (done, total, message) => progress.report(done, total, message);
     this.log = (level: LoggingLevel, data: unknown) => void rpc.log(level, data, tool.name);
-    this.reportCost = (amount) => {
-      if (Number.isFinite(amount) && amount >= 0) rpc.call.cost = amount;
-    };
+    this.reportCost = (amount) => recordReportedCost(rpc, tool.name, amount);
     this.sample = (params) => askClient(rpc, 'sampling', 'sampling/createMessage', params);
     this.elicit = (params) => askClient(rpc, 'elicitation', 'elicitation/create', params);
     this.closeStream = () => rpc.closeStream?.() ?? false;
@@ -52,6 +54,27 @@ export class ToolHandlerContext implements HandlerContext {
   get signal(): AbortSignal {
     return this.#rpc.signal;
   }
+}
+
+/**
+ * A valid cost replaces any earlier report; anything else (negative, NaN,
+ * infinite, not a number) is a handler bug: logged, and the call is charged
+ * its estimate, so a bad report can neither credit a budget nor escape it.
+ */
+function recordReportedCost(rpc: McpRequestContext, tool: string, amount: unknown): void {
+  if (isValidCost(amount)) {
+    rpc.call.cost = amount;
+    rpc.call.costReportInvalid = false;
+    return;
+  }
+  rpc.call.cost = undefined;
+  rpc.call.costReportInvalid = true;
+  logger.warn({
+    msg: 'tool reported an invalid cost; the call is charged its estimate',
+    tool,
+    client: rpc.clientId,
+    reported: String(amount),
+  });
 }
 
 /** A request to the client on the handler's behalf, if the client declared the capability. */

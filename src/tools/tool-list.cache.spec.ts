@@ -8,6 +8,8 @@ import { paginate } from './list-cursor';
 import { RegisteredTool } from './registered-tool';
 import { validateNoArguments } from './tool-arguments.validator';
 import { ToolListCache, ToolListEntry } from './tool-list.cache';
+import { GovernanceRules } from '../governance/rules/governance-rules';
+import { VisibilityPolicy } from '../governance/visibility/visibility.policy';
 import { ToolVisibility } from './tool-visibility';
 import { ToolExecutor } from './tool.executor';
 import { ToolRegistry } from './tool.registry';
@@ -111,7 +113,7 @@ describe('ToolListCache (Property 11)', () => {
           expect([...entries.keys()]).toEqual(model.map((t) => t.name));
           expect(registry.list().map((t) => t.name)).toEqual(model.map((t) => t.name));
           for (const t of model) {
-            expect(entries.get(t.name)).toMatchObject({
+            expect(entries.get(t.name)?.entry).toMatchObject({
               name: t.name,
               description: t.options.description,
               inputSchema: t.inputSchema,
@@ -200,5 +202,34 @@ describe('ToolListCache (Property 11)', () => {
       ),
       RUNS,
     );
+  });
+
+  test("a linked skill's text is listed only for a client that may read the skill, from one cache", () => {
+    const registry = new ToolRegistry();
+    const skills = { version: 1, skillBody: (ref: string) => `body of ${ref}\n` };
+    const cache = new ToolListCache(registry, config, skills);
+    const rules = new GovernanceRules({
+      ...config,
+      governance: {
+        ...config.governance,
+        clients: { reader: {}, blind: { deny: ['skill://trading/*'] } },
+      },
+    });
+    const methods = new ToolsMethods(
+      registry,
+      cache,
+      new ToolVisibility(new VisibilityPolicy(rules)),
+      new ToolExecutor(config),
+    );
+    const linked = tool('linked');
+    registry.register({ ...linked, options: { ...linked.options, skill: 'trading/monitor' } });
+    const describe = (clientId: string) => {
+      const ctx = { ...listContext(), clientId };
+      return (methods.list({}, ctx) as { tools: ToolListEntry[] }).tools[0].description;
+    };
+    for (let i = 0; i < 2; i++) {
+      expect(describe('reader')).toBe('tool linked\n\nbody of trading/monitor');
+      expect(describe('blind')).toBe('tool linked');
+    }
   });
 });

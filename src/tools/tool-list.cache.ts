@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { GATEWAY_CONFIG } from '../config/config.constants';
 import { GatewayConfig } from '../config/gateway-config';
+import { SKILL_SCHEME } from '../resources/skill-uri';
 import { RegisteredTool } from './registered-tool';
 import { SkillTextSource } from './skill-text-source';
 import { ToolRegistry } from './tool.registry';
@@ -22,13 +23,21 @@ export interface ToolListEntry {
   _meta: Record<string, unknown>;
 }
 
+/** One tool's list entry, and for a tool linked to a skill the entry that carries its text. */
+export interface CachedToolEntry {
+  /** The description without any skill text: what a client that may not read the skill sees. */
+  entry: ToolListEntry;
+  withSkill?: { skillUri: string; entry: ToolListEntry };
+}
+
 /**
  * The `tools/list` entries, built once per registry (and skill catalog)
- * version instead of on every request.
+ * version instead of on every request. Skill text is kept apart, so the
+ * list can hand it only to a client that may read that skill.
  */
 @Injectable()
 export class ToolListCache {
-  private cached?: { key: string; entries: Map<string, ToolListEntry> };
+  private cached?: { key: string; entries: Map<string, CachedToolEntry> };
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -37,7 +46,7 @@ export class ToolListCache {
   ) {}
 
   /** Entries in registry order, each shared by every client that may see the tool. */
-  entries(): Map<string, ToolListEntry> {
+  entries(): Map<string, CachedToolEntry> {
     const key = `${this.registry.version}:${this.skills?.version ?? 0}`;
     if (this.cached?.key !== key) {
       const entries = new Map(this.registry.list().map((tool) => [tool.name, this.toEntry(tool)]));
@@ -46,26 +55,25 @@ export class ToolListCache {
     return this.cached.entries;
   }
 
-  private toEntry(tool: RegisteredTool): ToolListEntry {
+  private toEntry(tool: RegisteredTool): CachedToolEntry {
     const { options } = tool;
     const entry: ToolListEntry = {
       name: tool.name,
-      description: this.describe(tool),
+      description: options.description,
       inputSchema: tool.inputSchema,
       _meta: this.governanceHints(tool),
     };
     if (options.title !== undefined) entry.title = options.title;
     if (tool.outputSchema !== undefined) entry.outputSchema = tool.outputSchema;
     if (options.annotations !== undefined) entry.annotations = { ...options.annotations };
-    return entry;
-  }
-
-  private describe(tool: RegisteredTool): string {
-    const skillRef = tool.options.skill;
+    const skillRef = options.skill;
     const body = skillRef === undefined ? undefined : this.skills?.skillBody(skillRef);
-    return body === undefined
-      ? tool.options.description
-      : `${tool.options.description}\n\n${body.trim()}`;
+    if (skillRef === undefined || body === undefined) return { entry };
+    const description = `${options.description}\n\n${body.trim()}`;
+    return {
+      entry,
+      withSkill: { skillUri: `${SKILL_SCHEME}${skillRef}`, entry: { ...entry, description } },
+    };
   }
 
   /** What a client may plan around: cost, limits (the stricter of handler and default quota), time. */

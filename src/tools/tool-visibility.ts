@@ -16,4 +16,9 @@ export class ToolVisibility {
     if (!this.policy) return tool.options.visibility !== 'hidden';
     return this.policy.isToolVisible(tool.name, clientId, tool.options.visibility);
   }
+
+  /** Whether a tool's description may carry the text of its linked skill for this client. */
+  mayReadSkill(skillUri: string, clientId: string): boolean {
+    return this.policy?.isResourceVisible(skillUri, clientId) ?? true;
+  }
 }

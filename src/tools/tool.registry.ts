@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RegisteredTool, TOOL_NAME_PATTERN } from './registered-tool';
+import { isValidCost } from './tool-cost';
 
 export type ToolRegistryListener = (version: number) => void;
 
@@ -25,6 +26,13 @@ export class ToolRegistry {
     if (!TOOL_NAME_PATTERN.test(tool.name)) {
       throw new Error(
         `Invalid tool name "${tool.name}" (${tool.origin}): names must match ${TOOL_NAME_PATTERN.source}`,
+      );
+    }
+    const estimate = tool.options.estimatedCost;
+    if (estimate !== undefined && !isValidCost(estimate)) {
+      // A negative estimate would credit the budget, NaN would pass every check and break the ledger row.
+      throw new Error(
+        `Invalid estimatedCost ${String(estimate)} for tool "${tool.name}" (${tool.origin}): it must be a finite number >= 0`,
       );
     }
     const existing = this.tools.get(tool.name);

@@ -26,9 +26,13 @@ export class ToolsMethods {
   @McpMethod('tools/list')
   list(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
     const visible: ToolListEntry[] = [];
-    for (const [name, entry] of this.cache.entries()) {
+    for (const [name, cached] of this.cache.entries()) {
       const tool = this.registry.get(name);
-      if (tool && this.visibility.isVisible(tool, ctx.clientId)) visible.push(entry);
+      if (!tool || !this.visibility.isVisible(tool, ctx.clientId)) continue;
+      const { withSkill } = cached;
+      // A linked skill's text only for a client that may read that skill.
+      const mayRead = withSkill && this.visibility.mayReadSkill(withSkill.skillUri, ctx.clientId);
+      visible.push(mayRead ? withSkill.entry : cached.entry);
     }
     const page = paginate(visible, params.cursor, TOOLS_PAGE_SIZE);
     return page.nextCursor === undefined
@@ -36,7 +40,7 @@ export class ToolsMethods {
       : { tools: page.items, nextCursor: page.nextCursor };
   }
 
-  @McpMethod('tools/call', { audited: true })
+  @McpMethod('tools/call', { audited: true, limitedParams: ['arguments'] })
   async call(
     @McpParams() params: JsonRpcParams,
     @McpContext() ctx: McpRequestContext,

@@ -95,6 +95,7 @@ function row(i: number, overrides: Partial<LedgerRow> = {}): LedgerRow {
     durationMs: 3,
     cost: i === 5 ? 0 : 1,
     resultBytes: 10,
+    costFlag: null,
     ...overrides,
   };
 }

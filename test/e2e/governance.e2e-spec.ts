@@ -20,6 +20,7 @@ import {
   openClients,
   openRestartable,
   Reply,
+  StdioClient,
   TransportName,
   writeConfig,
 } from '../support/governed-clients';
@@ -87,6 +88,7 @@ describe.each<TransportName>(['http', 'stdio'])('governance over %s', (transport
   let alpha: GovernedClient;
   let beta: GovernedClient;
   let keyedLedger: string;
+  let keyedConfig: string;
   let keyed: ClientGroup;
   let downLedger: string;
   let downConfig: Json;
@@ -114,7 +116,7 @@ describe.each<TransportName>(['http', 'stdio'])('governance over %s', (transport
       },
     };
     mainConfigPath = writeConfig(dir, 'main.yaml', mainConfig);
-    const keyedConfig = writeConfig(dir, 'keyed.yaml', {
+    keyedConfig = writeConfig(dir, 'keyed.yaml', {
       ...base(keyedLedger),
       auth: { mode: 'api_key', api_keys: [`keyed:${sha256('key-k')}`, `other:${sha256('key-o')}`] },
     });
@@ -128,10 +130,10 @@ describe.each<TransportName>(['http', 'stdio'])('governance over %s', (transport
       openClients(
         transport,
         keyedConfig,
-        // Over stdio nothing authenticates the process: MCP_CLIENT_ID names a client without a key.
+        // Over stdio the process authenticates with MCP_API_KEY, the same key a Bearer header carries.
         transport === 'http'
           ? [{ id: 'keyed', headers: { Authorization: 'Bearer key-k' } }]
-          : [{ id: 'intruder' }],
+          : [{ id: 'keyed', env: { MCP_API_KEY: 'key-k' } }],
       ),
       openClients(transport, downConfigPath, [{ id: 'solo' }]),
     ]);
@@ -260,16 +262,17 @@ describe.each<TransportName>(['http', 'stdio'])('governance over %s', (transport
     const [client] = keyed.clients;
     const before = await client.counts();
     if (transport === 'stdio') {
-      // auth.mode api_key: the process's MCP_CLIENT_ID holds no key.
-      const data = expectDenied(await call(client, 'gov_free'), 'forbidden');
-      expect(data.retryable).toBe(false);
-      expect(await client.counts()).toEqual(before);
-      expect(ledgerRows(keyedLedger, 'intruder')).toEqual([
-        expect.objectContaining({
-          target: 'gov_free',
-          outcome: 'denied',
-          denial_reason: 'forbidden',
-        }),
+      // auth.mode api_key: MCP_CLIENT_ID alone, or a wrong key, and the process does not start.
+      for (const env of [{}, { MCP_API_KEY: 'nope' }] as Array<Record<string, string>>) {
+        await expect(StdioClient.open(keyedConfig, 'intruder', env)).rejects.toThrow(
+          /stdio gateway exited[\s\S]*MCP_API_KEY/,
+        );
+      }
+      expect(ledgerRows(keyedLedger, 'intruder')).toEqual([]);
+      // The key's own client goes through, ledgered under the key's client id.
+      expectResult(await call(client, 'gov_free'));
+      expect(ledgerRows(keyedLedger, 'keyed')).toEqual([
+        expect.objectContaining({ target: 'gov_free', outcome: 'success' }),
       ]);
       return;
     }

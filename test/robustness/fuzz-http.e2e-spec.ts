@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
-import { frameArb, FrameWeights, IdCounter } from './support/fuzz-frames';
+import { frameArb, FrameWeights, hugeFrameArb, IdCounter } from './support/fuzz-frames';
 import { assertFrames, fuzzUntil, report } from './support/fuzz-runner';
 import { deleteSession, HttpFuzzer, openSession, postMcp } from './support/http-fuzzer';
 
@@ -19,6 +19,9 @@ const MAX_ROUNDS = 8;
 const MAIN_FRAMES = { minLength: 100, maxLength: 140 };
 const SUBSET_RUNS = 4;
 const SUBSET_FRAMES = { minLength: 80, maxLength: 120 };
+/** Huge frames (up to ~3 MiB each), two at a time: few, so the run stays bounded. */
+const HUGE_RUNS = 3;
+const HUGE_FRAMES = { minLength: 4, maxLength: 8 };
 
 describe('Streamable HTTP fuzzing', () => {
   const ids = new IdCounter();
@@ -59,6 +62,24 @@ describe('Streamable HTTP fuzzing', () => {
       `HTTP 2025-03-26 session: ${fuzzer.stats.toString()}; ${fuzzer.sessionsOpened} sessions opened by initialize (deleted) in ${Date.now() - started} ms`,
     );
   }, 180_000);
+
+  it('answers huge arguments, long batches and large initialize payloads as the oracle says', async () => {
+    const fuzzer = new HttpFuzzer(
+      { baseUrl: gateway.baseUrl, sessionId: legacySession, protocolVersion: '2025-03-26' },
+      { transport: 'http', initialized: true, batching: true },
+      ids,
+      2,
+    );
+    await assertFrames(fc.array(hugeFrameArb, HUGE_FRAMES), HUGE_RUNS, async (frames) => {
+      const problems = await fuzzer.run(frames);
+      const health = await fetch(`${gateway.baseUrl}/health`);
+      await health.arrayBuffer();
+      if (health.status !== 200) problems.push(`/health answered ${health.status} after the run`);
+      return problems;
+    });
+    expect(fuzzer.stats.frames).toBeGreaterThanOrEqual(HUGE_RUNS * HUGE_FRAMES.minLength);
+    report(`HTTP huge frames: ${fuzzer.stats.toString()}`);
+  }, 120_000);
 
   it('answers every POST on an initialized 2025-11-25 session (batches refused whole)', async () => {
     const fuzzer = new HttpFuzzer(

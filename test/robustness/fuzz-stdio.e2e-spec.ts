@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { StdioGatewayProcess } from '../support/stdio-process';
 import { killAllGateways, spawnTracked } from '../support/tracked-gateways';
-import { frameArb, FrameWeights, IdCounter } from './support/fuzz-frames';
+import { frameArb, FrameWeights, hugeFrameArb, IdCounter } from './support/fuzz-frames';
 import { assertFrames, fuzzUntil, report } from './support/fuzz-runner';
 import { StdioFuzzer, stdoutProblems } from './support/stdio-fuzzer';
 
@@ -21,6 +21,9 @@ const MAX_ROUNDS = 8;
 const MAIN_FRAMES = { minLength: 130, maxLength: 170 };
 const SUBSET_RUNS = 12;
 const SUBSET_FRAMES = { minLength: 100, maxLength: 140 };
+/** Huge frames (up to ~3 MiB each): few, so the run stays bounded. */
+const HUGE_RUNS = 3;
+const HUGE_FRAMES = { minLength: 4, maxLength: 8 };
 
 describe('stdio fuzzing', () => {
   const ids = new IdCounter();
@@ -85,6 +88,29 @@ describe('stdio fuzzing', () => {
     expect(fuzzer.stats.frames).toBeGreaterThanOrEqual(TARGET);
     report(`stdio 2025-03-26 session: ${fuzzer.stats.toString()} in ${Date.now() - started} ms`);
   }, 180_000);
+
+  it('answers huge arguments, long batches and large initialize payloads as the oracle says, and stays responsive', async () => {
+    await initializeLegacy();
+    const fuzzer = new StdioFuzzer(
+      legacy,
+      { transport: 'stdio', initialized: true, batching: true },
+      ids,
+    );
+    await assertFrames(fc.array(hugeFrameArb, HUGE_FRAMES), HUGE_RUNS, async (frames) => {
+      const problems = await fuzzer.run(frames);
+      // Right behind the huge frames, a ping is still answered (within waitFor's 10 s).
+      const id = `after-huge-${ids.next()}`;
+      expect(await legacy.request('ping', undefined, id)).toEqual({
+        jsonrpc: '2.0',
+        id,
+        result: {},
+      });
+      fuzzer.resync();
+      return problems;
+    });
+    expect(fuzzer.stats.frames).toBeGreaterThanOrEqual(HUGE_RUNS * HUGE_FRAMES.minLength);
+    report(`stdio huge frames: ${fuzzer.stats.toString()}`);
+  }, 120_000);
 
   it('answers every frame on an initialized 2025-11-25 session (batches refused whole)', async () => {
     const init = await latest.initialize('2025-11-25');

@@ -41,6 +41,8 @@ export interface ClientSpec {
   id: string;
   /** HTTP: sent on every request instead of X-MCP-Client-ID (api_key mode). */
   headers?: Record<string, string>;
+  /** stdio: more environment for the gateway process (api_key mode: MCP_API_KEY). */
+  env?: Record<string, string>;
 }
 
 export interface ClientGroup {
@@ -91,7 +93,9 @@ async function openHttpClients(configPath: string, specs: ClientSpec[]): Promise
 }
 
 async function openStdioClients(configPath: string, specs: ClientSpec[]): Promise<ClientGroup> {
-  const clients = await allOrNothing(specs.map((spec) => StdioClient.open(configPath, spec.id)));
+  const clients = await allOrNothing(
+    specs.map((spec) => StdioClient.open(configPath, spec.id, spec.env)),
+  );
   return { clients, close: async () => void (await Promise.all(clients.map((c) => c.close()))) };
 }
 

@@ -143,6 +143,8 @@ export interface SdkClientOptions {
   fixtures?: boolean;
   /** stdio: extra environment for the child. */
   env?: Record<string, string>;
+  /** Streamable HTTP: headers on every request (e.g. X-MCP-Client-ID to name the client). */
+  headers?: Record<string, string>;
 }
 
 export interface StdioChild {
@@ -189,7 +191,10 @@ function createTransport(options: SdkClientOptions, http: HttpExchange[]): SdkTr
   if (!options.baseUrl) throw new Error(`${options.kind} needs baseUrl`);
   const fetchFn = recordingFetch(http);
   return options.kind === 'streamable-http'
-    ? new StreamableHTTPClientTransport(new URL('/mcp', options.baseUrl), { fetch: fetchFn })
+    ? new StreamableHTTPClientTransport(new URL('/mcp', options.baseUrl), {
+        fetch: fetchFn,
+        requestInit: options.headers ? { headers: options.headers } : undefined,
+      })
     : new SSEClientTransport(new URL('/sse', options.baseUrl), { fetch: fetchFn });
 }
 

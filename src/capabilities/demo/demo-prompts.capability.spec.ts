@@ -138,7 +138,7 @@ describe('DemoPromptsCapability in the gateway graph', () => {
   it('completes warehouses and tones through the gateway completer', async () => {
     const completer = app.get(PromptArgumentCompleter);
     const complete = async (prompt: string, argument: string, value: string) =>
-      completionValues(await completer.candidates(prompt, argument, value, {}), value);
+      completionValues(await completer.candidates(prompt, argument, value, {}, 'c'), value);
     await expect(complete('plan_restock', 'warehouse', '')).resolves.toEqual({
       values: ['west', 'central', 'east', 'all'],
       total: 4,

@@ -105,6 +105,8 @@ export class DemoPromptsCapability {
         completions: [...CONFIRMATION_TONES],
       },
     ],
+    // It embeds the whole order (customer email included): seen only by clients that may call orders_get.
+    reads: ['orders_get'],
   })
   draftOrderConfirmation(args: Record<string, string>): PromptResult {
     const tone = oneOf(args.tone ?? 'friendly', CONFIRMATION_TONES, 'tone');

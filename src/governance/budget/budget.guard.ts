@@ -1,4 +1,6 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { GATEWAY_CONFIG } from '../../config/config.constants';
+import { GatewayConfig, QuotaConfig } from '../../config/gateway-config';
 import { GovernanceDecisions } from '../governance-decisions';
 import { HEADER_BUDGET_REMAINING } from '../governance.constants';
 import { GovernedCall, governedCallOf } from '../governed-call';
@@ -7,18 +9,32 @@ import { GovernedTools } from '../governed-tools';
 import { QuotaPolicy } from '../quota/quota.policy';
 import { GovernanceRules } from '../rules/governance-rules';
 import { StoreFailurePolicy } from '../store-failure.policy';
-import { BudgetVerdict, evaluateBudget } from './budget.math';
-import { MonthlySpend } from './monthly-spend';
+import { BudgetVerdict, budgetExceeded, costPerCallExceeded, remainingBudget } from './budget.math';
+import { Claimed, MonthlySpend } from './monthly-spend';
+
+interface Facts {
+  estimate: number;
+  monthly_budget: number;
+  max_cost_per_call: number;
+}
+
+/** A claim outlives its call's timeout by this much, for the ledger write and the settle after it. */
+const CLAIM_SLACK_MS = 60_000;
 
 /**
  * Second guard: refuses a call whose estimated cost is above the client's
- * `max_cost_per_call`, or would take this month's spend past its
- * `monthly_budget`. The estimate (the tool's `estimatedCost`, 0 for
- * resources) is recorded on the call for the ledger.
+ * `max_cost_per_call`; otherwise reserves the estimate on this month's
+ * budget, or refuses the call when it does not fit (MonthlySpend settles
+ * the claim when the call completes, and releases it when a later guard
+ * refuses). The estimate (the tool's `estimatedCost`, 0 for resources) and
+ * the cap on a reported cost are recorded on the call for the ledger.
  */
 @Injectable()
 export class BudgetGuard implements CanActivate {
+  private readonly defaultTimeoutMs: number;
+
   constructor(
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
     private readonly rules: GovernanceRules,
     private readonly tools: GovernedTools,
     private readonly quotas: QuotaPolicy,
@@ -26,48 +42,82 @@ export class BudgetGuard implements CanActivate {
     private readonly state: GovernedCallState,
     private readonly decisions: GovernanceDecisions,
     private readonly failures: StoreFailurePolicy,
-  ) {}
+  ) {
+    this.defaultTimeoutMs = config.tools.default_timeout_seconds * 1000;
+  }
 
-  /**
-   * Synchronous when the spend is cached in-process (every call but a
-   * client's first of the month): Nest then runs the next guard without a
-   * promise in between.
-   */
+  /** Synchronous when the store answers synchronously and holds the spend (in-process). */
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const call = governedCallOf(context);
     if (!call) return true;
-    const estimate =
-      call.kind === 'tool' ? (this.tools.get(call.target)?.options.estimatedCost ?? 0) : 0;
-    // Recorded even with governance off: the ledger charges it.
+    const tool = call.kind === 'tool' ? this.tools.get(call.target) : undefined;
+    const estimate = tool?.options.estimatedCost ?? 0;
+    const quota = this.quotas.quotaFor(call.clientId);
+    // Recorded even with governance off: the ledger charges them.
     call.context.call.estimatedCost = estimate;
+    call.context.call.costCap = quota.max_cost_per_call;
     if (!this.rules.enabled) return true;
+    // Refused whatever the budget; its empty claim still reads the budget left, for the answer.
+    const tooCostly = costPerCallExceeded(estimate, quota);
 
-    const cached = this.spend.cachedNow(call.clientId);
-    if (cached !== undefined) return this.decide(call, cached, estimate);
-    return this.spend.current(call.clientId).then(
-      (spend) => this.decide(call, spend, estimate),
-      (err: unknown) => {
-        this.failures.handle(call, 'budget', err);
-        return true;
-      },
+    const timeoutMs = (tool?.options.timeoutSeconds ?? 0) * 1000 || this.defaultTimeoutMs;
+    let claimed: Claimed | Promise<Claimed>;
+    try {
+      claimed = this.spend.reserve(call.clientId, {
+        amount: tooCostly ? 0 : estimate,
+        budget: quota.monthly_budget,
+        // Any tool may report a cost, whatever it estimates; a resource read or an unknown tool cannot.
+        refuseWhenSpent: !tooCostly && tool !== undefined,
+        ttlMs: timeoutMs + CLAIM_SLACK_MS,
+      });
+    } catch (err) {
+      return this.storeFailed(call, err, tooCostly, { estimate, ...quota });
+    }
+    if (!(claimed instanceof Promise))
+      return this.decide(call, claimed, estimate, quota, tooCostly);
+    return claimed.then(
+      (result) => this.decide(call, result, estimate, quota, tooCostly),
+      (err: unknown) => this.storeFailed(call, err, tooCostly, { estimate, ...quota }),
     );
   }
 
-  /** Allows the call, or throws its refusal. */
-  private decide(call: GovernedCall, spend: number, estimate: number): true {
-    const quota = this.quotas.quotaFor(call.clientId);
-    const verdict = evaluateBudget({ spend, estimate, quota, now: Date.now() });
-    this.state.setBudgetRemaining(call.context, verdict.remaining);
+  /** Without a store a too costly call is still refused; any other goes to the failure policy. */
+  private storeFailed(call: GovernedCall, err: unknown, tooCostly: boolean, facts: Facts): true {
+    if (tooCostly) {
+      const remaining = this.state.remaining(call.context).budget ?? 0;
+      throw this.deny(call, { allowed: false, reason: 'cost_per_call_exceeded', remaining }, facts);
+    }
+    this.failures.handle(call, 'budget', err);
+    return true;
+  }
+
+  /** Allows the call (its claim held), or throws its refusal (its claim, if any, is released on completion). */
+  private decide(
+    call: GovernedCall,
+    claimed: Claimed,
+    estimate: number,
+    quota: QuotaConfig,
+    tooCostly: boolean,
+  ): true {
+    const remaining = remainingBudget(claimed.spent, claimed.reserved, quota);
+    this.state.setBudgetRemaining(call.context, remaining);
     const headers = call.context.responseHeaders;
-    if (headers) headers[HEADER_BUDGET_REMAINING] = String(verdict.remaining);
-    if (verdict.allowed) return true;
-    throw this.deny(call, verdict, { spend, estimate, ...quota });
+    if (headers) headers[HEADER_BUDGET_REMAINING] = String(remaining);
+    if (claimed.id !== undefined) {
+      call.context.call.budgetClaim = { id: claimed.id, month: claimed.month };
+    }
+    const facts = { estimate, ...quota };
+    if (tooCostly) {
+      throw this.deny(call, { allowed: false, reason: 'cost_per_call_exceeded', remaining }, facts);
+    }
+    if (claimed.status === 'reserved') return true;
+    throw this.deny(call, budgetExceeded(remaining, Date.now()), facts);
   }
 
   private deny(
     call: GovernedCall,
     verdict: Extract<BudgetVerdict, { allowed: false }>,
-    facts: { spend: number; estimate: number; monthly_budget: number; max_cost_per_call: number },
+    facts: Facts,
   ) {
     const remaining = this.state.remaining(call.context);
     if (verdict.reason === 'cost_per_call_exceeded') {

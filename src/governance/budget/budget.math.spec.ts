@@ -1,4 +1,4 @@
-import { evaluateBudget } from './budget.math';
+import { budgetExceeded, claimFits, costPerCallExceeded, remainingBudget } from './budget.math';
 import {
   secondsUntilNextUtcMonth,
   startOfNextUtcMonth,
@@ -24,46 +24,42 @@ describe('UTC months', () => {
   });
 });
 
-describe('evaluateBudget', () => {
-  const now = at('2026-01-31T23:59:30Z');
-
-  it('allows a call that fits, reporting what was left before it', () => {
-    expect(evaluateBudget({ spend: 5, estimate: 5, quota, now })).toEqual({
-      allowed: true,
-      remaining: 5,
-    });
-  });
+describe('budget rules', () => {
+  const tool = (amount: number) => ({ amount, budget: 10, refuseWhenSpent: true });
 
   it('refuses an estimate above max_cost_per_call, whatever the budget', () => {
-    expect(evaluateBudget({ spend: 0, estimate: 5.5, quota, now })).toEqual({
-      allowed: false,
-      reason: 'cost_per_call_exceeded',
-      remaining: 10,
-    });
+    expect(costPerCallExceeded(5, quota)).toBe(false);
+    expect(costPerCallExceeded(5.5, quota)).toBe(true);
   });
 
-  it('refuses a call that would pass the monthly budget, retrying at the next month', () => {
-    expect(evaluateBudget({ spend: 8, estimate: 3, quota, now })).toEqual({
+  it('fits a claim in what is neither spent nor held by calls in flight', () => {
+    expect(claimFits(5, 0, tool(5))).toBe(true);
+    expect(claimFits(3, 2, tool(5))).toBe(true);
+    expect(claimFits(3, 3, tool(5))).toBe(false);
+  });
+
+  it('refuses a free tool call once nothing is left, never a resource read', () => {
+    expect(claimFits(9, 0, tool(0))).toBe(true);
+    expect(claimFits(9, 1, tool(0))).toBe(false);
+    expect(claimFits(1_000_042, 0, tool(0))).toBe(false);
+    expect(claimFits(12, 0, { amount: 0, budget: 10, refuseWhenSpent: false })).toBe(true);
+  });
+
+  it('is not fooled by floating point: 0.1 + 0.2 fits a budget of 0.3', () => {
+    const tight = (amount: number) => ({ amount, budget: 0.3, refuseWhenSpent: true });
+    expect(claimFits(0.1, 0, tight(0.2))).toBe(true);
+    expect(claimFits(0.1, 0.2, tight(0.1))).toBe(false);
+    expect(remainingBudget(0.1, 0.2, { ...quota, monthly_budget: 0.3 })).toBe(0);
+  });
+
+  it('says what was left and retries a refused claim at the next month', () => {
+    expect(remainingBudget(8, 1, quota)).toBe(1);
+    expect(remainingBudget(12, 0, quota)).toBe(0);
+    expect(budgetExceeded(2, at('2026-01-31T23:59:30Z'))).toEqual({
       allowed: false,
       reason: 'budget_exceeded',
       remaining: 2,
       retryAfter: 30,
-    });
-  });
-
-  it('lets free calls through an exhausted budget', () => {
-    expect(evaluateBudget({ spend: 12, estimate: 0, quota, now })).toEqual({
-      allowed: true,
-      remaining: 0,
-    });
-  });
-
-  it('is not fooled by floating point: 0.1 + 0.2 fits a budget of 0.3', () => {
-    const tight = { monthly_budget: 0.3, max_cost_per_call: 1 };
-    expect(evaluateBudget({ spend: 0.1, estimate: 0.2, quota: tight, now }).allowed).toBe(true);
-    expect(evaluateBudget({ spend: 0.1 + 0.2, estimate: 0.1, quota: tight, now })).toMatchObject({
-      allowed: false,
-      remaining: 0,
     });
   });
 });

@@ -1,15 +1,7 @@
 import { QuotaConfig } from '../../config/gateway-config';
 import { secondsUntilNextUtcMonth } from './utc-month';
 
-export interface BudgetInput {
-  /** This UTC month's spend so far. */
-  spend: number;
-  /** What the call is expected to cost. */
-  estimate: number;
-  quota: Pick<QuotaConfig, 'monthly_budget' | 'max_cost_per_call'>;
-  /** Epoch ms; decides which month and when it ends. */
-  now: number;
-}
+type Quota = Pick<QuotaConfig, 'monthly_budget' | 'max_cost_per_call'>;
 
 export type BudgetVerdict =
   | { allowed: true; remaining: number }
@@ -23,28 +15,47 @@ export type BudgetVerdict =
     };
 
 // Spend accumulates fractions (0.1 + 0.2); a call that fits exactly must not be refused by rounding.
-const EPSILON = 1e-9;
+export const MONEY_EPSILON = 1e-9;
+
+/** An estimate above `max_cost_per_call` is never allowed, whatever the budget. */
+export function costPerCallExceeded(estimate: number, quota: Quota): boolean {
+  return estimate - quota.max_cost_per_call > MONEY_EPSILON;
+}
 
 /**
- * The budget rules of one call: an estimate above `max_cost_per_call` is
- * never allowed; otherwise a call that costs something is refused once this
- * month's spend plus its estimate would pass `monthly_budget`. Free calls
- * always pass: the seed refuses high-cost tools, not reads.
+ * The budget rule of one claim, against what is spent and held by calls in
+ * flight: a call with an estimate must fit in what is left; a free call that
+ * may still report a cost (any tool) is refused once nothing is left; a
+ * call that cannot cost anything (a resource read) always passes. The Redis
+ * store's script applies the same rule.
  */
-export function evaluateBudget({ spend, estimate, quota, now }: BudgetInput): BudgetVerdict {
-  const remaining = roundMoney(Math.max(0, quota.monthly_budget - spend));
-  if (estimate - quota.max_cost_per_call > EPSILON) {
-    return { allowed: false, reason: 'cost_per_call_exceeded', remaining };
-  }
-  if (estimate > 0 && spend + estimate - quota.monthly_budget > EPSILON) {
-    return {
-      allowed: false,
-      reason: 'budget_exceeded',
-      remaining,
-      retryAfter: secondsUntilNextUtcMonth(now),
-    };
-  }
-  return { allowed: true, remaining };
+export function claimFits(
+  spent: number,
+  reserved: number,
+  claim: { amount: number; budget: number; refuseWhenSpent: boolean },
+): boolean {
+  const committed = spent + reserved;
+  if (claim.amount > 0) return committed + claim.amount - claim.budget <= MONEY_EPSILON;
+  if (claim.refuseWhenSpent) return claim.budget - committed > MONEY_EPSILON;
+  return true;
+}
+
+/** Budget left before a call, as clients see it. */
+export function remainingBudget(spent: number, reserved: number, quota: Quota): number {
+  return roundMoney(Math.max(0, quota.monthly_budget - spent - reserved));
+}
+
+/** The verdict of a claim the store refused: it waits for the next UTC month. */
+export function budgetExceeded(
+  remaining: number,
+  now: number,
+): Extract<BudgetVerdict, { allowed: false }> {
+  return {
+    allowed: false,
+    reason: 'budget_exceeded',
+    remaining,
+    retryAfter: secondsUntilNextUtcMonth(now),
+  };
 }
 
 /** Money shown to clients: no 0.30000000000000004. */

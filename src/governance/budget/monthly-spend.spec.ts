@@ -9,9 +9,8 @@ import { KyselyLedgerStore } from '../../ledger/kysely-ledger.store';
 import { LedgerRow } from '../../ledger/ledger-row';
 import { CounterTally } from '../../observability/counter-tally';
 import { GovernanceMetrics } from '../governance.metrics';
-import { evaluateBudget } from './budget.math';
 import { MemorySpendStore } from './memory-spend.store';
-import { MonthlySpend } from './monthly-spend';
+import { Claimed, MonthlySpend } from './monthly-spend';
 
 const at = (iso: string) => Date.parse(iso);
 const CLIENT = 'budget-client';
@@ -37,15 +36,20 @@ function ledgerRow(
     durationMs: 1,
     cost,
     resultBytes: 0,
+    costFlag: null,
   };
 }
 
 /** A finished call as the dispatcher reports it (only what the spend depends on is real). */
-function completed(startedAt: number, estimatedCost: number): CompletedCall {
+function completed(
+  startedAt: number,
+  estimatedCost: number,
+  call: Partial<McpRequestContext['call']> = {},
+): CompletedCall {
   const context = {
     method: 'tools/call',
     clientId: CLIENT,
-    call: { target: 'gov_costly', estimatedCost, executed: true },
+    call: { target: 'gov_costly', estimatedCost, executed: true, ...call },
   } as unknown as McpRequestContext;
   return {
     context,
@@ -60,8 +64,17 @@ function completed(startedAt: number, estimatedCost: number): CompletedCall {
 describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
   let dir: string;
   let ledger: KyselyLedgerStore;
+  let store: MemorySpendStore;
   let spend: MonthlySpend;
   let clock: number;
+
+  /** A tool call's claim of `amount` against a budget of 10. */
+  const claim = (amount: number, now = clock) =>
+    spend.reserve(CLIENT, { amount, budget: 10, refuseWhenSpent: true, ttlMs: 60_000 }, now);
+  const stored = async (month: string) => store.get(CLIENT, month);
+  /** What the budget guard records on the call for a claim it holds. */
+  const held = (claimed: Claimed) =>
+    claimed.id === undefined ? undefined : { id: claimed.id, month: claimed.month };
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'owlclaw-spend-'));
@@ -73,9 +86,10 @@ describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
       new CounterTally(),
       new Gauge({ name: 's', help: 's', labelNames: ['client'], registers: [registry] }),
     );
+    store = new MemorySpendStore(() => clock);
     spend = new MonthlySpend(
       structuredClone(DEFAULT_CONFIG),
-      new MemorySpendStore(() => clock),
+      store,
       ledger,
       new CallObservers(),
       metrics,
@@ -87,67 +101,74 @@ describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('seeds from this month of the ledger and adds completed calls to it', async () => {
+  it('seeds from this month of the ledger, reserves, and settles with the cost', async () => {
     await ledger.append([
       ledgerRow(at('2025-12-31T23:59:59Z'), 100), // last month: not counted
       ledgerRow(at('2026-01-05T10:00:00Z'), 4),
       ledgerRow(at('2026-01-20T10:00:00Z'), 3),
       ledgerRow(at('2026-01-21T10:00:00Z'), 0, 'denied'),
     ]);
-    expect(await spend.current(CLIENT, clock)).toBe(7);
-    await spend.callCompleted(completed(at('2026-01-31T23:59:00Z'), 2));
-    expect(await spend.current(CLIENT, clock)).toBe(9);
-
-    const quota = { monthly_budget: 10, max_cost_per_call: 5 };
-    expect(evaluateBudget({ spend: 9, estimate: 2, quota, now: clock })).toMatchObject({
-      allowed: false,
-      reason: 'budget_exceeded',
-      retryAfter: 30,
-    });
+    const first = await claim(2);
+    expect(first).toMatchObject({ status: 'reserved', spent: 7, reserved: 0, month: '2026-01' });
+    // The claim is held: one more of 2 does not fit in 10.
+    expect(await claim(2)).toMatchObject({ status: 'refused', spent: 7, reserved: 2 });
+    await spend.callCompleted(
+      completed(at('2026-01-31T23:59:00Z'), 2, {
+        budgetClaim: held(first),
+      }),
+    );
+    expect(await stored('2026-01')).toEqual({ spent: 9, reserved: 0 });
   });
 
   it('starts the next month from what the ledger holds for it', async () => {
     await ledger.append([ledgerRow(at('2026-01-10T00:00:00Z'), 9)]);
-    expect(await spend.current(CLIENT, clock)).toBe(9);
-    // A call that started in January and ended in February is January's, as its ledger row is.
-    await spend.callCompleted(completed(at('2026-01-31T23:59:59Z'), 1));
+    expect(await claim(1)).toMatchObject({ status: 'reserved', spent: 9 });
     clock = at('2026-02-01T00:00:00Z');
-    expect(await spend.current(CLIENT, clock)).toBe(0);
-    expect(await spend.current(CLIENT, at('2026-01-31T23:59:59Z'))).toBe(10);
-    const quota = { monthly_budget: 10, max_cost_per_call: 5 };
-    expect(evaluateBudget({ spend: 0, estimate: 2, quota, now: clock }).allowed).toBe(true);
+    expect(await claim(2)).toMatchObject({ status: 'reserved', spent: 0, month: '2026-02' });
   });
 
-  it('answers from the in-process cache synchronously once seeded, per month', async () => {
+  it('answers synchronously once seeded', async () => {
     await ledger.append([ledgerRow(at('2026-01-10T00:00:00Z'), 5)]);
-    expect(spend.cachedNow(CLIENT, clock)).toBeUndefined();
-    expect(await spend.current(CLIENT, clock)).toBe(5);
-    expect(spend.cachedNow(CLIENT, clock)).toBe(5);
-    await spend.callCompleted(completed(clock, 2));
-    expect(spend.cachedNow(CLIENT, clock)).toBe(7);
-    // Another month has no cached spend until it is read.
-    expect(spend.cachedNow(CLIENT, at('2026-02-01T00:00:00Z'))).toBeUndefined();
+    expect(claim(1)).toBeInstanceOf(Promise);
+    await claim(1);
+    expect(claim(1)).toMatchObject({ status: 'reserved', spent: 5, reserved: 2 });
   });
 
-  it('reads the ledger once for many calls arriving together', async () => {
+  it('reads the ledger once and reserves exactly for many cold claims arriving together', async () => {
     await ledger.append([ledgerRow(at('2026-01-10T00:00:00Z'), 5)]);
-    const values = await Promise.all(
-      Array.from({ length: 20 }, () => spend.current(CLIENT, clock)),
-    );
-    expect(new Set(values)).toEqual(new Set([5]));
+    const outcomes = await Promise.all(Array.from({ length: 20 }, async () => claim(1)));
+    expect(outcomes.filter((o) => o.status === 'reserved')).toHaveLength(5);
+    expect(new Set(outcomes.map((o) => o.spent))).toEqual(new Set([5]));
   });
 
-  it('charges nothing for denied calls', async () => {
-    expect(await spend.current(CLIENT, clock)).toBe(0);
-    const denied = completed(clock, 2);
-    // A denied call never reaches the executor, which is what marks a call as run.
+  it('charges nothing for a denied call and releases its claim', async () => {
+    const first = await claim(10);
+    expect(await claim(1)).toMatchObject({ status: 'refused' });
+    const denied = completed(clock, 10, { budgetClaim: held(first) });
+    // A call refused by a later guard never reaches the executor, which marks a call as run.
     denied.context.call.executed = false;
-    denied.response = {
-      jsonrpc: '2.0',
-      id: 1,
-      error: { code: -32003, message: 'no', data: { reason: 'budget_exceeded' } },
-    };
     await spend.callCompleted(denied);
-    expect(await spend.current(CLIENT, clock)).toBe(0);
+    expect(await stored('2026-01')).toEqual({ spent: 0, reserved: 0 });
+    expect(await claim(1)).toMatchObject({ status: 'reserved' });
+  });
+
+  it('charges a reported cost capped at max_cost_per_call, and an invalid one at the estimate', async () => {
+    const capped = await claim(0);
+    await spend.callCompleted(
+      completed(clock, 0, {
+        cost: 1e6,
+        costCap: 4,
+        budgetClaim: held(capped),
+      }),
+    );
+    expect(await stored('2026-01')).toEqual({ spent: 4, reserved: 0 });
+    const invalid = await claim(1);
+    await spend.callCompleted(
+      completed(clock, 1, {
+        costReportInvalid: true,
+        budgetClaim: held(invalid),
+      }),
+    );
+    expect(await stored('2026-01')).toEqual({ spent: 5, reserved: 0 });
   });
 });

@@ -1,36 +1,49 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
 import { CallObserver, CallObservers, CompletedCall } from '../../json-rpc/call-observers';
 import { LEDGER_STORE, LedgerStore } from '../../ledger/ledger-store';
 import { GovernanceMetrics } from '../governance.metrics';
 import { chargedCost } from '../../ledger/charged-cost';
-import { SPEND_STORE, SpendStore } from './spend.store';
+import { BudgetClaim, ClaimOutcome, SPEND_STORE, SpendSeed, SpendStore } from './spend.store';
 import { startOfNextUtcMonth, startOfUtcMonth, utcMonthKey } from './utc-month';
 
 /**
- * How long a cached spend is trusted before it is read from the ledger again.
- * The ledger is the truth; re-reading it now and then heals whatever the
- * cache missed (a cost added while Redis was away, a seed racing a call).
+ * How long a cached spend is trusted (while no call holds a claim on it)
+ * before it is read from the ledger again. The ledger is the truth;
+ * re-reading it now and then heals whatever the cache missed (a cost added
+ * while Redis was away).
  */
 export const SPEND_CACHE_TTL_MS = 60 * 60 * 1000;
 
 /** Kept past the month's end so that calls finishing just after midnight still find it. */
 const MONTH_SLACK_MS = 24 * 60 * 60 * 1000;
 
+/** What a call asks of its client's budget (its claim id is made here). */
+export type ClaimRequest = Omit<BudgetClaim, 'id'>;
+
+/** A claim's answer, and the claim to settle when the call completes (no id: nothing is held). */
+export type Claimed = Exclude<ClaimOutcome, { status: 'cold' }> & { id?: string; month: string };
+
 /**
- * Each client's spend this UTC month: seeded from the ledger (spendSince the
- * first of the month, so it survives restarts), then kept current by adding
- * every completed call's cost as a call observer, instead of summing the
- * month's rows on every call.
+ * Each client's spend this UTC month and the claims of its calls in flight:
+ * a call reserves its estimate before it runs (reserve), and settles with
+ * what it cost once it completed, as a call observer; a call that did not
+ * run settles with 0, which releases its claim. The spend is seeded from the
+ * ledger (spendSince the first of the month, so it survives restarts) once,
+ * by the first claim that finds none cached.
  */
 @Injectable()
 export class MonthlySpend implements CallObserver, OnModuleInit {
   private readonly logger = new Logger('Governance');
   /** One ledger read per client and month at a time, however many calls arrive together. */
-  private readonly seeding = new Map<string, Promise<number>>();
+  private readonly seeding = new Map<string, Promise<SpendSeed>>();
   /** With ledger.enabled false the ledger holds nothing: the cache is all there is. */
   private readonly ledgerRecords: boolean;
+  /** Claim ids are this replica's prefix and a count: unique across replicas without a UUID per call. */
+  private readonly claimPrefix = randomBytes(9).toString('base64url');
+  private claims = 0;
 
   constructor(
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
@@ -51,60 +64,96 @@ export class MonthlySpend implements CallObserver, OnModuleInit {
     this.observers.register(this);
   }
 
-  /** The client's spend in the month of `now`; rejects when neither cache nor ledger answers. */
-  async current(clientId: string, now = Date.now()): Promise<number> {
-    const month = utcMonthKey(now);
-    const cached = await this.store.get(clientId, month);
-    if (cached !== undefined) return cached;
-    const id = `${month}\u0000${clientId}`;
-    let seeding = this.seeding.get(id);
-    if (!seeding) {
-      seeding = this.seed(clientId, month, startOfUtcMonth(now)).finally(() =>
-        this.seeding.delete(id),
-      );
-      this.seeding.set(id, seeding);
-    }
-    return seeding;
-  }
-
   /**
-   * The cached spend when the cache answers synchronously (in-process) and
-   * holds one; otherwise undefined, and current() reads it (or the ledger).
+   * Reserves a call's claim on the budget of the month of `now`, or refuses
+   * it, in one atomic step of the store. Synchronous when the store answers
+   * synchronously and holds the spend; rejects when neither store nor
+   * ledger answers.
    */
-  cachedNow(clientId: string, now = Date.now()): number | undefined {
-    return this.store.getNow?.(clientId, utcMonthKey(now));
+  reserve(clientId: string, request: ClaimRequest, now = Date.now()): Claimed | Promise<Claimed> {
+    const month = utcMonthKey(now);
+    const claim: BudgetClaim = { ...request, id: `${this.claimPrefix}:${++this.claims}` };
+    if (this.store.reserveNow) {
+      const outcome = this.store.reserveNow(clientId, month, claim);
+      if (outcome.status !== 'cold') return claimed(outcome, claim, month);
+      return this.reserveSeeded(clientId, month, claim, now);
+    }
+    return this.store
+      .reserve(clientId, month, claim)
+      .then((outcome) =>
+        outcome.status === 'cold'
+          ? this.reserveSeeded(clientId, month, claim, now)
+          : claimed(outcome, claim, month),
+      );
   }
 
   /** Never rejects: a failure here would turn an answered call into an error. */
   callCompleted(call: CompletedCall): Promise<void> | undefined {
-    const cost = chargedCost(call);
-    // Most calls cost nothing: nothing to add, and nothing for the dispatcher to wait for.
-    return cost > 0 ? this.addSpend(call, cost) : undefined;
-  }
-
-  private async addSpend(call: CompletedCall, cost: number): Promise<void> {
+    const claim = call.context.call.budgetClaim;
+    const { cost } = chargedCost(call);
+    // Most calls cost nothing and held nothing: nothing for the dispatcher to wait for.
+    if (!claim && cost <= 0) return undefined;
     const { clientId } = call.context;
-    try {
-      // The call belongs to the month it started in, as its ledger row does.
-      const spend = await this.store.add(clientId, utcMonthKey(call.startedAt), cost);
-      if (spend !== undefined) this.metrics.spendOf(clientId, spend);
-    } catch (err) {
-      this.logger.warn({
-        msg: 'spend cache not updated; it is re-read from the ledger when it expires',
-        client: clientId,
-        cost,
-        error: err instanceof Error ? err.message : String(err),
-      });
+    // The call belongs to the month it was claimed in (else started in), as its ledger row does.
+    const month = claim?.month ?? utcMonthKey(call.startedAt);
+    if (this.store.settleNow) {
+      this.settled(clientId, this.store.settleNow(clientId, month, claim?.id, cost));
+      return undefined;
     }
+    return this.store.settle(clientId, month, claim?.id, cost).then(
+      (spend) => this.settled(clientId, spend),
+      (err: unknown) => {
+        this.logger.warn({
+          msg: 'spend not settled; its claim lapses, and the spend is re-read from the ledger when it expires',
+          client: clientId,
+          cost,
+          error: err instanceof Error ? err.message : String(err),
+        });
+      },
+    );
   }
 
-  private async seed(clientId: string, month: string, monthStart: number): Promise<number> {
-    const fromLedger = await this.ledger.spendSince(clientId, monthStart);
-    const ttl = this.ledgerRecords
+  private settled(clientId: string, spend: number | undefined): void {
+    if (spend !== undefined) this.metrics.spendOf(clientId, spend);
+  }
+
+  private async reserveSeeded(
+    clientId: string,
+    month: string,
+    claim: BudgetClaim,
+    now: number,
+  ): Promise<Claimed> {
+    const seed = await this.seedFor(clientId, month, startOfUtcMonth(now));
+    const outcome = await this.store.reserve(clientId, month, claim, seed);
+    if (outcome.status === 'cold') throw new Error('the spend store did not take the seed');
+    this.metrics.spendOf(clientId, outcome.spent);
+    return claimed(outcome, claim, month);
+  }
+
+  private seedFor(clientId: string, month: string, monthStart: number): Promise<SpendSeed> {
+    const key = `${month}\u0000${clientId}`;
+    let seeding = this.seeding.get(key);
+    if (!seeding) {
+      seeding = this.readSeed(clientId, monthStart).finally(() => this.seeding.delete(key));
+      this.seeding.set(key, seeding);
+    }
+    return seeding;
+  }
+
+  private async readSeed(clientId: string, monthStart: number): Promise<SpendSeed> {
+    const value = await this.ledger.spendSince(clientId, monthStart);
+    const ttlMs = this.ledgerRecords
       ? SPEND_CACHE_TTL_MS
       : startOfNextUtcMonth(monthStart) + MONTH_SLACK_MS - Date.now();
-    const spend = await this.store.seed(clientId, month, fromLedger, ttl);
-    this.metrics.spendOf(clientId, spend);
-    return spend;
+    return { value, ttlMs };
   }
+}
+
+function claimed(
+  outcome: Exclude<ClaimOutcome, { status: 'cold' }>,
+  claim: BudgetClaim,
+  month: string,
+): Claimed {
+  const held = outcome.status === 'reserved' && claim.amount > 0;
+  return { ...outcome, id: held ? claim.id : undefined, month };
 }

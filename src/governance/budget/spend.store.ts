@@ -1,21 +1,74 @@
-/** Token of the monthly spend cache chosen by `state.driver`. */
+/** Token of the monthly spend and reservation store chosen by `state.driver`. */
 export const SPEND_STORE = Symbol('SPEND_STORE');
 
+/** One call's claim on a client's monthly budget, made before the call runs. */
+export interface BudgetClaim {
+  /** Unique across replicas; settle() names the claim by it. A claim of 0 is checked, not held. */
+  id: string;
+  /** The call's estimated cost, held until the call settles. */
+  amount: number;
+  /** The client's monthly budget. */
+  budget: number;
+  /** Refuse even a free claim once nothing is left: the call may still report a cost. */
+  refuseWhenSpent: boolean;
+  /** The claim lapses after this long, so a call that never settles (a dead replica) frees it. */
+  ttlMs: number;
+}
+
+/** The ledger's spend for the month, for a store that has none cached yet. */
+export interface SpendSeed {
+  value: number;
+  /** How long the seeded spend is trusted before it is read from the ledger again. */
+  ttlMs: number;
+}
+
+/** What a store answered to a claim; `spent` and `reserved` are as they stood before it. */
+export type ClaimOutcome =
+  | { status: 'reserved' | 'refused'; spent: number; reserved: number }
+  /** No spend cached for this client and month: read the ledger and claim again with a seed. */
+  | { status: 'cold' };
+
 /**
- * A cache of each client's spend in one UTC month (`month` is `YYYY-MM`).
- * The ledger is the truth; the cache spares a SUM over the month per call.
+ * Each client's spend in one UTC month (`month` is `YYYY-MM`) and the
+ * estimates of its calls in flight. The ledger is the truth for the spend;
+ * the store spares a SUM over the month per call and makes the budget check
+ * and the reservation one atomic step, so concurrent calls cannot all pass
+ * against the same snapshot.
  */
 export interface SpendStore {
-  /** The cached spend, or undefined when there is none (expired, never read). */
-  get(clientId: string, month: string): Promise<number | undefined>;
-  /** get(), answered synchronously, by a store that can (the in-process one). */
-  getNow?(clientId: string, month: string): number | undefined;
-  /** Caches `value` (read from the ledger) unless a value is cached already; resolves with the cached one. */
-  seed(clientId: string, month: string, value: number, ttlMs: number): Promise<number>;
   /**
-   * Adds a completed call's cost to a cached spend and resolves with the sum;
-   * without a cached spend it does nothing (undefined): the next read seeds
-   * from the ledger, which holds that call.
+   * Reserves the claim when spent + reserved + amount fits the budget (and,
+   * with refuseWhenSpent, something is left), in one atomic step. With a
+   * seed, a missing spend is first set to it (a cached one wins: the first
+   * seed is the only one); without, a missing spend answers `cold`.
    */
-  add(clientId: string, month: string, amount: number): Promise<number | undefined>;
+  reserve(
+    clientId: string,
+    month: string,
+    claim: BudgetClaim,
+    seed?: SpendSeed,
+  ): Promise<ClaimOutcome>;
+  /** reserve(), answered synchronously, by a store that can (the in-process one). */
+  reserveNow?(clientId: string, month: string, claim: BudgetClaim, seed?: SpendSeed): ClaimOutcome;
+  /**
+   * Replaces a call's claim (if any, and if it has not lapsed) by what the
+   * call cost (0 releases it) and resolves with the spend after it; without
+   * a cached spend nothing is added (undefined): the next seed reads the
+   * ledger, which holds the call.
+   */
+  settle(
+    clientId: string,
+    month: string,
+    claimId: string | undefined,
+    cost: number,
+  ): Promise<number | undefined>;
+  /** settle(), synchronously, by a store that can. */
+  settleNow?(
+    clientId: string,
+    month: string,
+    claimId: string | undefined,
+    cost: number,
+  ): number | undefined;
+  /** The cached spend and reserved total, or undefined when none is cached. */
+  get(clientId: string, month: string): Promise<{ spent: number; reserved: number } | undefined>;
 }

@@ -10,6 +10,11 @@ import { sendJson } from '../../transport/http/http-reply';
 import { ApiKeys } from './api-keys';
 
 const CLIENT_ID_HEADER = 'x-mcp-client-id';
+/** The stdio process's API key in `auth.mode: api_key`. */
+export const STDIO_API_KEY_ENV = 'MCP_API_KEY';
+/** Names the stdio process's client in `auth.mode: none`. */
+export const STDIO_CLIENT_ID_ENV = 'MCP_CLIENT_ID';
+export const DEFAULT_STDIO_CLIENT_ID = 'stdio-client';
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 const REALM = 'Bearer realm="owlclaw-mcp-gateway"';
 
@@ -62,6 +67,32 @@ export class ClientIdentityResolver {
       message: 'Forbidden: this session belongs to another client',
     });
     return false;
+  }
+
+  /**
+   * Who a stdio process serves. Mode none: MCP_CLIENT_ID, else stdio-client.
+   * Mode api_key: the client of MCP_API_KEY; a MCP_CLIENT_ID beside it must
+   * name that same client. Throws (the process refuses to start) otherwise.
+   */
+  identifyProcess(env: NodeJS.ProcessEnv): string {
+    const named = env[STDIO_CLIENT_ID_ENV] || undefined;
+    if (this.mode === 'none') return named ?? DEFAULT_STDIO_CLIENT_ID;
+    const key = env[STDIO_API_KEY_ENV];
+    if (!key) {
+      throw new Error(
+        `auth.mode is api_key: set ${STDIO_API_KEY_ENV} to an API key listed in auth.api_keys`,
+      );
+    }
+    const clientId = this.keys.clientFor(key);
+    if (clientId === undefined) {
+      throw new Error(`auth.mode is api_key: ${STDIO_API_KEY_ENV} is not a valid API key`);
+    }
+    if (named !== undefined && named !== clientId) {
+      throw new Error(
+        `auth.mode is api_key: ${STDIO_CLIENT_ID_ENV} "${named}" is not the client of ${STDIO_API_KEY_ENV}; unset it or name that client`,
+      );
+    }
+    return clientId;
   }
 
   private resolve(req: IncomingMessage): Resolution {

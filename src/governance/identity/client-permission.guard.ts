@@ -8,10 +8,10 @@ import { ApiKeys } from './api-keys';
 
 /**
  * With `auth.mode: api_key` only clients that hold a key may call tools or
- * read resources. HTTP callers never get here without one (401 first); a
- * stdio process is named by MCP_CLIENT_ID, and an id that holds no key is
- * refused (`forbidden`) instead of running unaccounted. Runs first, so a
- * refused caller spends no quota.
+ * read resources. HTTP callers never get here without one (401 first), nor
+ * does a stdio process (it refuses to start without a valid MCP_API_KEY);
+ * this guard is the last line should a client id without a key reach a call
+ * (`forbidden`). Runs first, so a refused caller spends no quota.
  */
 @Injectable()
 export class ClientPermissionGuard implements CanActivate {

@@ -1,17 +1,19 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ErrorCode } from '../../errors/error-code';
 import { GatewayError } from '../../errors/gateway.error';
+import { unknownPrompt } from '../../prompts/unknown-prompt.error';
 import { formatSkillUri, parseSkillUri } from '../../resources/skill-uri';
 import { GovernanceDecisions } from '../governance-decisions';
 import { GovernedCall, governedCallOf } from '../governed-call';
+import { GovernedPrompts } from '../governed-prompts';
 import { GovernedTools } from '../governed-tools';
 import { GovernanceRules } from '../rules/governance-rules';
 import { VisibilityPolicy } from './visibility.policy';
 
 /**
- * First of the quota guards: a tool or resource the client may not see (or
- * that does not exist) is answered exactly as the handler answers an unknown
- * one (-32001 / -32002), before it can spend budget or rate limit.
+ * First of the quota guards: a tool, resource or prompt the client may not
+ * see (or that does not exist) is answered exactly as the handler answers an
+ * unknown one (-32001 / -32002 / -32602), before it can spend budget or rate limit.
  */
 @Injectable()
 export class VisibilityGuard implements CanActivate {
@@ -19,6 +21,7 @@ export class VisibilityGuard implements CanActivate {
     private readonly rules: GovernanceRules,
     private readonly policy: VisibilityPolicy,
     private readonly tools: GovernedTools,
+    private readonly prompts: GovernedPrompts,
     private readonly decisions: GovernanceDecisions,
   ) {}
 
@@ -28,6 +31,7 @@ export class VisibilityGuard implements CanActivate {
     call.context.call.target = call.target;
     if (!this.rules.enabled) return true;
     if (call.kind === 'tool') this.checkTool(call);
+    else if (call.kind === 'prompt') this.checkPrompt(call);
     else this.checkResource(call);
     return true;
   }
@@ -42,10 +46,18 @@ export class VisibilityGuard implements CanActivate {
     });
   }
 
+  private checkPrompt(call: GovernedCall): void {
+    const prompt = this.prompts.get(call.target);
+    if (prompt && this.policy.isPromptVisible(prompt.name, call.clientId, prompt.options.reads))
+      return;
+    if (prompt) this.decisions.hidden(call);
+    throw unknownPrompt(call.target);
+  }
+
   private checkResource(call: GovernedCall): void {
-    const skillUri = skillUriOf(call.target);
+    const uri = canonicalSkillUri(call.target);
     // A malformed URI is the handler's to answer (-32602).
-    if (skillUri === undefined || this.policy.isResourceVisible(skillUri, call.clientId)) return;
+    if (uri === undefined || this.policy.isResourceVisible(uri, call.clientId)) return;
     this.decisions.hidden(call);
     throw new GatewayError(ErrorCode.ResourceNotFound, `Resource not found: ${call.target}`, {
       data: { uri: call.target },
@@ -53,11 +65,10 @@ export class VisibilityGuard implements CanActivate {
   }
 }
 
-/** The skill a URI belongs to (its files share its visibility). */
-function skillUriOf(uri: string): string | undefined {
+/** Canonical spelling, so that percent-encoding cannot slip past a deny rule on a file. */
+function canonicalSkillUri(uri: string): string | undefined {
   try {
-    const { category, name } = parseSkillUri(uri);
-    return formatSkillUri({ category, name, path: [] });
+    return formatSkillUri(parseSkillUri(uri));
   } catch {
     return undefined;
   }

@@ -99,4 +99,54 @@ describe('VisibilityPolicy', () => {
     );
     expect(policy.isToolVisible('orders_place', 'c')).toBe(false);
   });
+
+  it('hides a file of a skill named by a deny rule, directly or through a folder above it', () => {
+    const policy = policyWith({
+      visibility: { allow: ['*'], deny: ['skill://inventory/stock-check/refs/*'] },
+      clients: {
+        'acme-bot': { allow: ['skill://inventory/stock-check'], deny: ['skill://a/b/x'] },
+      },
+    });
+    expect(policy.isResourceVisible('skill://inventory/stock-check', 'c')).toBe(true);
+    expect(policy.isResourceVisible('skill://inventory/stock-check/SKILL.md', 'c')).toBe(true);
+    expect(policy.isResourceVisible('skill://inventory/stock-check/refs/a.md', 'c')).toBe(false);
+    expect(policy.isResourceVisible('skill://inventory/stock-check/refs/deep/b.md', 'c')).toBe(
+      false,
+    );
+    // The skill's allow covers its files; the default deny on refs/ still holds for this client.
+    expect(policy.isResourceVisible('skill://inventory/stock-check/notes.md', 'acme-bot')).toBe(
+      true,
+    );
+    expect(policy.isResourceVisible('skill://inventory/stock-check/refs/a.md', 'acme-bot')).toBe(
+      false,
+    );
+    // A deny on a folder hides every file below it.
+    expect(policy.isResourceVisible('skill://a/b/x/y/z.md', 'acme-bot')).toBe(false);
+  });
+
+  it('treats the seed URI as the SKILL.md it reads', () => {
+    const policy = policyWith({ visibility: { allow: ['*'], deny: ['skill://a/b/SKILL.md'] } });
+    expect(policy.isResourceVisible('skill://a/b', 'c')).toBe(false);
+    expect(policy.isResourceVisible('skill://a/b/SKILL.md', 'c')).toBe(false);
+    expect(policy.isResourceVisible('skill://a/b/other.md', 'c')).toBe(true);
+  });
+
+  it('judges a prompt as prompt:<name> and by every tool and resource it reads', () => {
+    const policy = policyWith({
+      visibility: { allow: ['*'], deny: ['prompt:secret_*'] },
+      clients: { 'no-orders': { deny: ['orders_*'] }, 'no-skill': { deny: ['skill://x/*'] } },
+    });
+    expect(policy.isPromptVisible('draft', 'c', ['orders_get'])).toBe(true);
+    expect(policy.isPromptVisible('draft', 'no-orders', ['orders_get'])).toBe(false);
+    expect(policy.isPromptVisible('draft', 'no-orders')).toBe(true);
+    expect(policy.isPromptVisible('plan', 'no-skill', ['skill://x/y'])).toBe(false);
+    expect(policy.isPromptVisible('secret_plan', 'c')).toBe(false);
+    // A tool glob does not reach a prompt of the same name.
+    expect(
+      policyWith({ visibility: { allow: ['*'], deny: ['orders_*'] } }).isPromptVisible(
+        'orders_summary',
+        'c',
+      ),
+    ).toBe(true);
+  });
 });

@@ -2,12 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { GovernanceRules } from '../rules/governance-rules';
 import { RulesMemo } from '../rules/rules-memo';
 import { anyGlobMatches } from './glob-match';
+import { skillVisibilityTargets } from './skill-visibility-targets';
+
+/** Prompts are judged as `prompt:<name>`, apart from tools of the same name. */
+export const PROMPT_TARGET_PREFIX = 'prompt:';
 
 /**
  * What a client may see: the default `governance.visibility` allow/deny
  * globs, where a client's own `allow` replaces the default allow and its
  * `deny` adds to the default deny. Lists filter with it and calls are checked
- * with it, so a hidden tool or resource is never listed and never served.
+ * with it, so a hidden tool, prompt or resource is never listed and never served.
  */
 @Injectable()
 export class VisibilityPolicy {
@@ -22,9 +26,35 @@ export class VisibilityPolicy {
     return handlerVisibility !== 'hidden' && this.isVisible(name, clientId);
   }
 
-  /** `uri` is the skill's own URI (`skill://<category>/<name>`); its files share its visibility. */
+  /**
+   * A skill (`skill://<category>/<name>`) or a file inside it. A file is seen
+   * with its skill, unless a deny rule names it or a folder above it; the
+   * seed URI stands for the skill's SKILL.md as well. Other URIs are judged as written.
+   */
   isResourceVisible(uri: string, clientId: string): boolean {
-    return this.isVisible(uri, clientId);
+    return this.visible.get(clientId, uri, () => {
+      const skill = skillVisibilityTargets(uri);
+      if (!skill) return this.matchVisible(uri, clientId);
+      return (
+        this.matchVisible(skill.skill, clientId) &&
+        !skill.inside.some((target) => this.isDenied(target, clientId))
+      );
+    });
+  }
+
+  /**
+   * A prompt is seen under `prompt:<name>`, and only by a client that may see
+   * every tool and resource whose data it reveals (`reads`).
+   */
+  isPromptVisible(name: string, clientId: string, reads: readonly string[] = []): boolean {
+    return (
+      this.isVisible(`${PROMPT_TARGET_PREFIX}${name}`, clientId) &&
+      reads.every((target) =>
+        target.includes('://')
+          ? this.isResourceVisible(target, clientId)
+          : this.isVisible(target, clientId),
+      )
+    );
   }
 
   private isVisible(target: string, clientId: string): boolean {
@@ -32,11 +62,17 @@ export class VisibilityPolicy {
   }
 
   private matchVisible(target: string, clientId: string): boolean {
+    if (!this.rules.current.enabled) return true;
+    const allow = this.rules.clientRules(clientId)?.allow ?? this.rules.current.visibility.allow;
+    return anyGlobMatches(allow, target) && !this.isDenied(target, clientId);
+  }
+
+  private isDenied(target: string, clientId: string): boolean {
     const rules = this.rules.current;
-    if (!rules.enabled) return true;
+    if (!rules.enabled) return false;
     const client = this.rules.clientRules(clientId);
-    const allow = client?.allow ?? rules.visibility.allow;
-    const deny = [...rules.visibility.deny, ...(client?.deny ?? [])];
-    return anyGlobMatches(allow, target) && !anyGlobMatches(deny, target);
+    return (
+      anyGlobMatches(rules.visibility.deny, target) || anyGlobMatches(client?.deny ?? [], target)
+    );
   }
 }

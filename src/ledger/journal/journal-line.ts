@@ -23,14 +23,22 @@ export function parseJournalLine(line: string): unknown[][] | undefined {
     return undefined;
   }
   if (!Array.isArray(values)) return undefined;
-  if (isRow(values)) return [values];
-  return values.length > 0 && values.every(isRow) ? values : undefined;
+  if (isRow(values)) return [withEveryColumn(values)];
+  return values.length > 0 && values.every(isRow) ? values.map(withEveryColumn) : undefined;
 }
+
+/** A row written before cost_flag existed (an upgrade with rows still in the journal) lacks it. */
+const COLUMNS_BEFORE_COST_FLAG = LEDGER_INSERTED_COLUMNS.length - 1;
 
 function isRow(values: unknown): values is unknown[] {
   return (
     Array.isArray(values) &&
-    values.length === LEDGER_INSERTED_COLUMNS.length &&
+    (values.length === LEDGER_INSERTED_COLUMNS.length ||
+      values.length === COLUMNS_BEFORE_COST_FLAG) &&
     !values.some((value) => Array.isArray(value))
   );
+}
+
+function withEveryColumn(values: unknown[]): unknown[] {
+  return values.length === COLUMNS_BEFORE_COST_FLAG ? [...values, null] : values;
 }

@@ -142,6 +142,25 @@ describe('SQLite ledger journal', () => {
     }
   });
 
+  it('moves a line written before the cost_flag column existed, with no flag', async () => {
+    const path = newPath();
+    const store = new KyselyLedgerStore({ driver: 'sqlite', path });
+    await store.init();
+    try {
+      await store.append([ledgerRow({ requestId: 'first' })]);
+      const [journal] = files(path).filter((f) => f.endsWith('.jsonl'));
+      const old = toColumnValues(ledgerRow({ requestId: 'old', costFlag: 'capped' })).slice(0, -1);
+      appendFileSync(join(journalDirFor(path), journal), `${JSON.stringify(old)}\n`);
+      const rows = await store.query({ limit: 10 });
+      expect(rows.map((r) => [r.requestId, r.costFlag])).toEqual([
+        ['old', null],
+        ['first', null],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('moves the rows on its own connection while the mover thread cannot run', async () => {
     const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     const path = newPath();

@@ -24,6 +24,7 @@ export function ledgerRow(overrides: Partial<LedgerRow> = {}): LedgerRow {
     durationMs: 12,
     cost: 1,
     resultBytes: 42,
+    costFlag: null,
     ...overrides,
   };
 }

@@ -33,7 +33,10 @@ export async function seedLegacyLedger(
     if (error !== undefined) throw new Error('legacy ledger migration failed', { cause: error });
     for (let at = 0; at < rows.length; at += LEDGER_MAX_BATCH_ROWS) {
       const chunk = rows.slice(at, at + LEDGER_MAX_BATCH_ROWS);
-      await db.insertInto('ledger').values(chunk.map(toColumns)).execute();
+      // The first release had no cost_flag column (migration 0005).
+      const columns = chunk.map(toColumns);
+      for (const row of columns) delete row.cost_flag;
+      await db.insertInto('ledger').values(columns).execute();
     }
   } finally {
     await db.destroy();

@@ -7,3 +7,8 @@
 declare module 'class-transformer/cjs/storage' {
   export { defaultMetadataStorage } from 'class-transformer/types/storage';
 }
+
+/** The executor whose quadratic getKeys src/tools/class-transformer-keys.ts replaces. */
+declare module 'class-transformer/cjs/TransformOperationExecutor' {
+  export { TransformOperationExecutor } from 'class-transformer/types/TransformOperationExecutor';
+}

@@ -1,16 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { isSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../../json-rpc/protocol-version';
+import { GatewayError } from '../../errors/gateway.error';
 import { ClientIdentityResolver } from '../../governance/identity/client-identity.resolver';
+import { JsonRpcId } from '../../json-rpc/json-rpc.types';
 import { McpSession, SessionTransport } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
 import { headerValue, PROTOCOL_VERSION_HEADER, SESSION_HEADER } from './http-headers';
 import { sendHttpError } from './http-reply';
+import { sendLimitRefusal } from './limit-refusal';
 
 /**
  * The Streamable HTTP header rules, in one place: MCP-Protocol-Version must be
  * a supported revision (400), a session id is required after initialize (400)
- * and must name a live session of the right transport (404).
+ * and must name a live session of the right transport (404). New sessions are
+ * opened here too, so that a full `limits.sessions_*` is refused alike on every route.
  */
 @Injectable()
 export class HttpSessionLookup {
@@ -29,6 +33,28 @@ export class HttpSessionLookup {
       `Bad Request: unsupported MCP-Protocol-Version "${version}" (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
     );
     return false;
+  }
+
+  /**
+   * A new session bound to the caller's identity, or undefined with the
+   * refusal written: 400/401 for the identity, 429/503 when the client or the
+   * gateway holds `limits.sessions_*` sessions (the body echoes `requestId`).
+   */
+  open(
+    req: IncomingMessage,
+    res: ServerResponse,
+    transport: SessionTransport,
+    requestId: JsonRpcId | null = null,
+  ): McpSession | undefined {
+    const clientId = this.identity.identify(req, res);
+    if (clientId === undefined) return undefined;
+    try {
+      return this.sessions.create(transport, clientId);
+    } catch (err) {
+      if (!(err instanceof GatewayError)) throw err;
+      sendLimitRefusal(res, err, requestId);
+      return undefined;
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { HttpSessionLookup } from './http-session.lookup';
+import { IdleConnectionsDrain } from './idle-connections.drain';
 import { LegacySseController } from './legacy-sse.controller';
 import { McpFrontDoor } from './mcp-front-door';
 import { McpPostHandler } from './mcp-post.handler';
@@ -20,6 +21,7 @@ import { StreamableHttpController } from './streamable-http.controller';
     RawBodyMiddleware,
     McpPostHandler,
     McpFrontDoor,
+    IdleConnectionsDrain,
   ],
   exports: [SseHub],
 })

@@ -1,6 +1,5 @@
 import { Controller, Get, Logger, Post, Query, Req, Res } from '@nestjs/common';
 import { Request, Response } from 'express';
-import { ClientIdentityResolver } from '../../governance/identity/client-identity.resolver';
 import { JsonRpcDispatcher } from '../../json-rpc/json-rpc.dispatcher';
 import { parseFrame } from '../../json-rpc/json-rpc.parser';
 import { SessionRegistry } from '../../session/session.registry';
@@ -23,15 +22,18 @@ export class LegacySseController {
     private readonly sessions: SessionRegistry,
     private readonly lookup: HttpSessionLookup,
     private readonly hub: SseHub,
-    private readonly identity: ClientIdentityResolver,
   ) {}
 
   @Get('sse')
   open(@Req() req: Request, @Res() res: Response): void {
-    const clientId = this.identity.identify(req, res);
-    if (clientId === undefined) return;
-    const session = this.sessions.create('legacy-sse', clientId);
-    const stream = this.hub.open(res);
+    const session = this.lookup.open(req, res, 'legacy-sse');
+    if (!session) return;
+    const stream = this.hub.openHeld(session.clientId, res);
+    if (!stream) {
+      // Refused by limits.sse_streams_*: the stream is the session, so neither is kept.
+      this.sessions.remove(session.id);
+      return;
+    }
     session.attachStandalone(stream);
     // The stream is the session: when either ends, both do.
     const unsubscribe = session.onClose(() => stream.close());

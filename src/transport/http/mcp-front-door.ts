@@ -21,7 +21,9 @@ type Step = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) =>
  * run here, in the same order and with the same classes: CORS, the
  * Origin/Host check, the raw body with its limit, then McpPostHandler.
  * Every other request (and any other spelling of the path) goes to Express
- * as before, where the controller route serves POST /mcp identically.
+ * as before, where the controller route serves POST /mcp identically. The
+ * Host check of a loopback-bound gateway runs here first for every request,
+ * so no route (health, metrics, admin, the skill mirror) escapes it.
  */
 @Injectable()
 export class McpFrontDoor {
@@ -45,6 +47,7 @@ export class McpFrontDoor {
     }
     server.removeAllListeners('request');
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (!this.origins.admitHost(req, res)) return;
       if (isMcpPost(req)) this.serve(req, res);
       else void express(req, res);
     });

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { ClientIdentityResolver } from '../../governance/identity/client-identity.resolver';
 import { JsonRpcDispatcher } from '../../json-rpc/json-rpc.dispatcher';
 import { parseFrame } from '../../json-rpc/json-rpc.parser';
 import { allowsBatching } from '../../json-rpc/protocol-version';
-import { InboundEntry, InboundFrame, isFailure } from '../../json-rpc/json-rpc.types';
+import { InboundEntry, InboundFrame, isFailure, JsonRpcId } from '../../json-rpc/json-rpc.types';
 import { McpSession } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
 import { acceptsEventStream } from './http-headers';
@@ -30,7 +29,6 @@ export class McpPostHandler {
     private readonly sessions: SessionRegistry,
     private readonly lookup: HttpSessionLookup,
     private readonly hub: SseHub,
-    private readonly identity: ClientIdentityResolver,
     private readonly sse: SseSessions,
   ) {}
 
@@ -39,9 +37,11 @@ export class McpPostHandler {
     const frame = parseFrame(rawBodyOf(req));
     if (frame.kind === 'unparseable') return sendJson(res, 400, frame.response);
 
-    const initializing = isInitialize(frame);
+    const initializeId = initializeRequestId(frame);
+    const initializing = initializeId !== undefined;
+    // The identity is bound to the session here; later requests must present the same one.
     const session = initializing
-      ? this.openSession(req, res)
+      ? this.lookup.open(req, res, 'streamable-http', initializeId)
       : this.lookup.require(req, res, 'streamable-http');
     if (!session) return;
     if (initializing) res.setHeader('Mcp-Session-Id', session.id);
@@ -71,20 +71,15 @@ export class McpPostHandler {
     }
     sink.finish(result);
   }
-
-  /** The identity is bound to the session here; later requests must present the same one. */
-  private openSession(req: IncomingMessage, res: ServerResponse): McpSession | undefined {
-    const clientId = this.identity.identify(req, res);
-    return clientId === undefined ? undefined : this.sessions.create('streamable-http', clientId);
-  }
 }
 
-function isInitialize(frame: InboundFrame): boolean {
-  return (
-    frame.kind === 'single' &&
+/** The id of the frame's initialize request; undefined when the frame is not one. */
+function initializeRequestId(frame: InboundFrame): JsonRpcId | undefined {
+  return frame.kind === 'single' &&
     frame.entry.kind === 'request' &&
     frame.entry.message.method === 'initialize'
-  );
+    ? frame.entry.message.id
+    : undefined;
 }
 
 function needsAnswer(entry: InboundEntry): boolean {

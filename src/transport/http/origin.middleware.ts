@@ -3,14 +3,15 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
 import { sendHttpError } from './http-reply';
-
-const LOOPBACK_BINDS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+import { isLoopbackBind } from './loopback-bind';
 const LOOPBACK_HOSTNAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
  * DNS-rebinding defence from the MCP spec: a browser page on a foreign origin
  * must not reach the gateway, and a loopback-bound gateway only answers to
- * loopback Host names. Refusals are 403 with a JSON-RPC error body.
+ * loopback Host names. Refusals are 403 with a JSON-RPC error body. The Host
+ * check runs on every route (McpFrontDoor calls admitHost before any
+ * routing); the Origin check on the MCP routes.
  */
 @Injectable()
 export class OriginMiddleware implements NestMiddleware {
@@ -20,7 +21,7 @@ export class OriginMiddleware implements NestMiddleware {
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     this.allowedOrigins = new Set(config.http.cors.allowed_origins);
-    this.checkHost = LOOPBACK_BINDS.has(config.http.host);
+    this.checkHost = isLoopbackBind(config.http.host);
     this.allowedHosts = new Set(config.http.allowed_hosts.map((h) => h.toLowerCase()));
   }
 
@@ -30,16 +31,9 @@ export class OriginMiddleware implements NestMiddleware {
 
   /** True when the request may go on; false with the 403 already written. */
   admit(req: IncomingMessage, res: ServerResponse): boolean {
+    if (!this.admitHost(req, res)) return false;
     const origin = req.headers.origin;
     const host = (req.headers.host ?? '').toLowerCase();
-    if (this.checkHost && !this.isAllowedHost(host)) {
-      sendHttpError(
-        res,
-        403,
-        `Forbidden: Host "${host}" is not allowed for a loopback-bound gateway`,
-      );
-      return false;
-    }
     if (origin !== undefined && !this.isAllowedOrigin(origin, host)) {
       sendHttpError(
         res,
@@ -49,6 +43,19 @@ export class OriginMiddleware implements NestMiddleware {
       return false;
     }
     return true;
+  }
+
+  /** The Host check alone, for every route of a loopback-bound gateway; false with the 403 written. */
+  admitHost(req: IncomingMessage, res: ServerResponse): boolean {
+    if (!this.checkHost) return true;
+    const host = (req.headers.host ?? '').toLowerCase();
+    if (this.isAllowedHost(host)) return true;
+    sendHttpError(
+      res,
+      403,
+      `Forbidden: Host "${host}" is not allowed for a loopback-bound gateway`,
+    );
+    return false;
   }
 
   isAllowedOrigin(origin: string, host: string): boolean {

@@ -67,7 +67,8 @@ export class StreamableHttpController {
     if (session.hasStandaloneStream()) {
       return sendHttpError(res, 409, 'Conflict: this session already has an open SSE stream');
     }
-    this.attachStandalone(session, this.hub.open(res, { 'Mcp-Session-Id': session.id }));
+    const stream = this.hub.openHeld(session.clientId, res, { 'Mcp-Session-Id': session.id });
+    if (stream) this.attachStandalone(session, stream);
   }
 
   private attachStandalone(session: McpSession, stream: SseStream): void {
@@ -110,7 +111,8 @@ export class StreamableHttpController {
     if (standalone ? session.hasStandaloneStream() : running?.connected) {
       return sendHttpError(res, 409, 'Conflict: this stream already has an open connection');
     }
-    const stream = this.hub.open(res, { 'Mcp-Session-Id': session.id });
+    const stream = this.hub.openHeld(session.clientId, res, { 'Mcp-Session-Id': session.id });
+    if (!stream) return;
     for (const record of missed) writeRecord(stream, record);
     if (standalone) this.attachStandalone(session, stream);
     else if (running) running.attach(stream);

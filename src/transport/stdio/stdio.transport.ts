@@ -4,6 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
 import { ErrorCode } from '../../errors/error-code';
+import { ClientIdentityResolver } from '../../governance/identity/client-identity.resolver';
 import { JsonRpcDispatcher } from '../../json-rpc/json-rpc.dispatcher';
 import { SoleCallProbe } from '../../json-rpc/sole-call.probe';
 import { failure } from '../../json-rpc/json-rpc.responses';
@@ -11,8 +12,6 @@ import { McpSession } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
 import { LineSplitter } from './line-splitter';
 import { StdoutSink } from './stdout.sink';
-
-export const DEFAULT_STDIO_CLIENT_ID = 'stdio-client';
 
 /** Time left after the grace period for aborted handlers to write their last answers. */
 const ABORT_SETTLE_MS = 300;
@@ -37,18 +36,28 @@ export class StdioTransport {
     private readonly sessions: SessionRegistry,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly soleCall: SoleCallProbe,
+    private readonly identity: ClientIdentityResolver,
   ) {}
 
-  /** Serves until the input ends or stop() is called; resolves once drained. */
+  /**
+   * Serves until the input ends or stop() is called; resolves once drained.
+   * Rejects before reading anything when the process has no valid identity.
+   */
   run(
     input: Readable = process.stdin,
     output: Writable = process.stdout,
     env = process.env,
   ): Promise<void> {
     if (this.finished) return this.finished;
+    let clientId: string;
+    try {
+      clientId = this.identity.identifyProcess(env);
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
     this.input = input;
     this.soleCall.use(() => this.alone);
-    const session = this.sessions.create('stdio', env.MCP_CLIENT_ID || DEFAULT_STDIO_CLIENT_ID);
+    const session = this.sessions.create('stdio', clientId);
     this.session = session;
     const sink = new StdoutSink(output);
     this.sink = sink;

@@ -8,6 +8,7 @@
  * whole run so that answers arriving in any order can be matched.
  */
 import fc from 'fast-check';
+import { DEFAULT_CONFIG } from '../../../src/config/config.defaults';
 import { MAX_MESSAGE_DEPTH } from '../../../src/json-rpc/json-rpc.parser';
 import { KNOWN_METHODS } from './jsonrpc-oracle';
 
@@ -44,7 +45,15 @@ export type FrameSpec =
   | { t: 'text'; text: string }
   | { t: 'deep'; shape: DeepShape; depth: number; truncate: boolean }
   | { t: 'bom'; msg: MessageSpec }
-  | { t: 'concat'; first: MessageSpec; second: MessageSpec };
+  | { t: 'concat'; first: MessageSpec; second: MessageSpec }
+  | { t: 'huge-arguments'; method: HugeMethod; shape: HugeShape; size: number }
+  | { t: 'long-batch'; method: 'ping' | 'tools/list'; length: number }
+  | { t: 'big-initialize'; member: 'capabilities' | 'clientInfo'; keys: number; text: number };
+
+/** Methods whose `arguments` the gateway measures against limits.argument_*. */
+export type HugeMethod = 'tools/call' | 'prompts/get';
+/** How an argument object is made huge: many keys, many keys nested, nesting, one long string, a long array. */
+export type HugeShape = 'keys' | 'nested-keys' | 'deep' | 'string' | 'array';
 
 export type DeepShape = 'array' | 'object' | 'mixed';
 
@@ -517,6 +526,117 @@ const junkTextArb = fc.oneof(
   fc.string({ maxLength: 200 }),
 );
 
+// ---------------------------------------------------------------- huge frames
+
+/** The fuzzed gateways run with the default limits; sizes are drawn around them. */
+const LIMITS = DEFAULT_CONFIG.limits;
+/** A demo tool (DTO-validated) and a demo prompt: neither declares `zz_unknown`. */
+export const HUGE_TARGETS: Record<HugeMethod, string> = {
+  'tools/call': 'orders_get',
+  'prompts/get': 'draft_order_confirmation',
+};
+
+/** Around the limit of each shape: from half of it to half again over it. */
+const hugeSizeArb = (limit: number) =>
+  fc.integer({ min: Math.ceil(limit / 2), max: Math.floor(limit * 1.5) });
+
+/** tools/call and prompts/get whose arguments are huge, under or over limits.argument_*. */
+export const hugeArgumentsArb: fc.Arbitrary<FrameSpec> = fc
+  .record({
+    method: fc.constantFrom<HugeMethod>('tools/call', 'prompts/get'),
+    shape: fc.constantFrom<HugeShape>('keys', 'nested-keys', 'deep', 'string', 'array'),
+  })
+  .chain(({ method, shape }) => {
+    const limit = {
+      keys: LIMITS.argument_max_keys,
+      'nested-keys': LIMITS.argument_max_keys,
+      deep: LIMITS.argument_max_depth,
+      string: LIMITS.argument_max_bytes,
+      // Seven bytes a number ("123456,").
+      array: Math.floor(LIMITS.argument_max_bytes / 7),
+    }[shape];
+    return hugeSizeArb(limit).map((size): FrameSpec => ({
+      t: 'huge-arguments',
+      method,
+      shape,
+      size,
+    }));
+  });
+
+/** Batches around limits.batch_max_requests long (and the review's 30,000 tools/list). */
+export const longBatchArb: fc.Arbitrary<FrameSpec> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc
+      .record({
+        method: fc.constantFrom<'ping' | 'tools/list'>('ping', 'tools/list'),
+        length: fc.integer({
+          min: LIMITS.batch_max_requests - 2,
+          max: LIMITS.batch_max_requests * 3,
+        }),
+      })
+      .map(({ method, length }): FrameSpec => ({ t: 'long-batch', method, length })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constant<FrameSpec>({ t: 'long-batch', method: 'tools/list', length: 30_000 }),
+  },
+);
+
+/** initialize with large capabilities or clientInfo: many keys, a long text, around the stored-metadata limit and far past it. */
+export const bigInitializeArb: fc.Arbitrary<FrameSpec> = fc
+  .record({
+    member: fc.constantFrom<'capabilities' | 'clientInfo'>('capabilities', 'clientInfo'),
+    keys: fc.integer({ min: 0, max: 20_000 }),
+    text: fc.oneof(
+      fc.integer({ min: 0, max: 2 * LIMITS.session_metadata_bytes }),
+      fc.integer({ min: 0, max: 3 * 1024 * 1024 }),
+    ),
+  })
+  .map(({ member, keys, text }): FrameSpec => ({ t: 'big-initialize', member, keys, text }));
+
+/** Only huge frames: arguments, long batches and large initialize payloads. */
+export const hugeFrameArb: fc.Arbitrary<FrameSpec> = fc.oneof(
+  { weight: 3, arbitrary: hugeArgumentsArb },
+  { weight: 2, arbitrary: longBatchArb },
+  { weight: 2, arbitrary: bigInitializeArb },
+);
+
+function manyKeys(count: number, prefix: string): string {
+  const members: string[] = [];
+  for (let i = 0; i < count; i++) members.push(`"${prefix}${i}":0`);
+  return members.join(',');
+}
+
+function hugeArgumentsText(shape: HugeShape, size: number): string {
+  switch (shape) {
+    case 'keys':
+      return `{"zz_unknown":1,${manyKeys(size, 'k')}}`;
+    case 'nested-keys': {
+      const part = Math.ceil(size / 10);
+      const groups = Array.from({ length: 10 }, (_, g) => `"g${g}":{${manyKeys(part, 'k')}}`);
+      return `{"zz_unknown":1,${groups.join(',')}}`;
+    }
+    case 'deep':
+      // The arguments object is level 1, each "d" one more.
+      return `{"zz_unknown":1,"d":${'{"d":'.repeat(size - 2)}{}${'}'.repeat(size - 2)}}`;
+    case 'string':
+      return `{"zz_unknown":1,"s":"${'x'.repeat(size)}"}`;
+    case 'array':
+      return `{"zz_unknown":1,"a":[${new Array<string>(size).fill('123456').join(',')}]}`;
+  }
+}
+
+function bigInitializeText(frame: Extract<FrameSpec, { t: 'big-initialize' }>, id: number): string {
+  const filler = `${manyKeys(frame.keys, 'x')}${frame.keys > 0 ? ',' : ''}"text":"${'y'.repeat(frame.text)}"`;
+  const capabilities = frame.member === 'capabilities' ? `{${filler}}` : '{}';
+  const clientInfo =
+    frame.member === 'clientInfo'
+      ? `{"name":"fuzz","version":"1",${filler}}`
+      : '{"name":"fuzz","version":"1"}';
+  return `{"jsonrpc":"2.0","id":"init-${id}","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":${capabilities},"clientInfo":${clientInfo}}}`;
+}
+
 // ---------------------------------------------------------------- frames
 
 export interface FrameWeights {
@@ -610,6 +730,7 @@ export function frameArb(mode: FuzzMode, weights: FrameWeights): fc.Arbitrary<Fr
 
 /** How many JSON-RPC messages a frame carries (a batch: its elements; anything else: one). */
 export function messageCount(frame: FrameSpec): number {
+  if (frame.t === 'long-batch') return frame.length;
   return frame.t === 'batch' ? Math.max(frame.items.length, 1) : 1;
 }
 
@@ -695,6 +816,21 @@ export function materialize(frame: FrameSpec, ids: IdCounter): Buffer {
       return Buffer.from(`\ufeff${messageText(frame.msg, ids)}`);
     case 'concat':
       return Buffer.from(messageText(frame.first, ids) + messageText(frame.second, ids));
+    case 'huge-arguments': {
+      const params = `{"name":${json(HUGE_TARGETS[frame.method])},"arguments":${hugeArgumentsText(frame.shape, frame.size)}}`;
+      return Buffer.from(
+        `{"jsonrpc":"2.0","id":"huge-${ids.next()}","method":${json(frame.method)},"params":${params}}`,
+      );
+    }
+    case 'long-batch': {
+      const items = Array.from(
+        { length: frame.length },
+        () => `{"jsonrpc":"2.0","id":${ids.next()},"method":${json(frame.method)}}`,
+      );
+      return Buffer.from(`[${items.join(',')}]`);
+    }
+    case 'big-initialize':
+      return Buffer.from(bigInitializeText(frame, ids.next()));
   }
 }
 

@@ -5,6 +5,7 @@
  * TextDecoder and JSON.parse, so "is this UTF-8" and "is this JSON" are never
  * re-implemented here.
  */
+import { DEFAULT_CONFIG } from '../../../src/config/config.defaults';
 import { MAX_MESSAGE_DEPTH } from '../../../src/json-rpc/json-rpc.parser';
 
 export type JsonRpcIdValue = string | number;
@@ -18,10 +19,19 @@ export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 
+/** The limits the fuzzed gateways run with (the defaults). */
+export const LIMITS = DEFAULT_CONFIG.limits;
+
 /** One expected response: its id and the outcomes that are acceptable for it. */
 export interface Answer {
   id: JsonRpcIdValue | null;
   outcomes: readonly Outcome[];
+  /**
+   * When set, an error answer may name (in `error.data.limit`) only one of
+   * these limits (none when empty); with `mustNameLimit` it has to name one.
+   */
+  limits?: readonly string[];
+  mustNameLimit?: boolean;
 }
 
 /** Every method the gateway (with or without the test fixtures) registers; "unknown" names avoid them. */
@@ -137,6 +147,37 @@ export function depthOf(value: unknown): number {
   return max;
 }
 
+/** Keys of all objects in a JSON value, nested ones included. */
+export function keyCount(value: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    const children = Array.isArray(node) ? (node as unknown[]) : Object.values(node);
+    if (!Array.isArray(node)) count += children.length;
+    for (const child of children) stack.push(child);
+  }
+  return count;
+}
+
+/** The limits.argument_* an `arguments` value passes: its JSON text's bytes, its keys, its depth. */
+export function argumentLimitsPassed(value: unknown): string[] {
+  if (value === undefined) return [];
+  const passed: string[] = [];
+  if (Buffer.byteLength(JSON.stringify(value)) > LIMITS.argument_max_bytes) {
+    passed.push('limits.argument_max_bytes');
+  }
+  if (keyCount(value) > LIMITS.argument_max_keys) passed.push('limits.argument_max_keys');
+  if (depthOf(value) > LIMITS.argument_max_depth) passed.push('limits.argument_max_depth');
+  return passed;
+}
+
+/** Bytes of the capabilities and clientInfo an initialize asks the session to keep. */
+function sessionMetadataBytes(params: Json | undefined): number {
+  return Buffer.byteLength(JSON.stringify([params?.capabilities ?? {}, params?.clientInfo ?? {}]));
+}
+
 const has = (value: Json, key: string) => Object.prototype.hasOwnProperty.call(value, key);
 
 export function classifyElement(value: unknown): ElementClass {
@@ -206,13 +247,22 @@ export function methodOutcomes(
   if (method.startsWith('notifications/') && BEFORE_INITIALIZE.has(method)) return ['ok'];
   if (method === 'initialize') {
     if (!initializeParamsValid(params)) return [INVALID_PARAMS];
-    return session.initialized ? [INVALID_REQUEST] : ['ok'];
+    const outcomes: Outcome[] = session.initialized ? [INVALID_REQUEST] : ['ok'];
+    // Large stored metadata may also be refused (limits.session_metadata_bytes, see metadataLimits).
+    if (sessionMetadataBytes(params) > LIMITS.session_metadata_bytes) {
+      for (const code of [INVALID_PARAMS, INVALID_REQUEST]) {
+        if (!outcomes.includes(code)) outcomes.push(code);
+      }
+    }
+    return outcomes;
   }
   // The initialization gate: only initialize and ping come before it.
   if (!session.initialized) return [INVALID_REQUEST];
   if (method === 'tools/list') {
     return params?.cursor === undefined ? ['ok'] : ['ok', INVALID_PARAMS];
   }
+  // Fuzzed calls always carry an undeclared argument (zz_unknown): over a limit or not, -32602.
+  if (method === 'tools/call' || method === 'prompts/get') return [INVALID_PARAMS];
   throw new Error(`the oracle has no rule for requests to ${method}`);
 }
 
@@ -229,11 +279,38 @@ export function expectedAnswer(
       return {
         id: element.id,
         outcomes: methodOutcomes(element.method, element.params, session, inBatch),
+        ...limitsNamed(element.method, element.params, session, inBatch),
       };
     default:
       return undefined;
   }
 }
+
+/** Which limits an error answer to a request may (or must) name. */
+function limitsNamed(
+  method: string,
+  params: Json | undefined,
+  session: SessionState,
+  inBatch: boolean,
+): Pick<Answer, 'limits' | 'mustNameLimit'> {
+  if (method === 'initialize' && !inBatch && initializeParamsValid(params)) {
+    return sessionMetadataBytes(params) > LIMITS.session_metadata_bytes
+      ? { limits: ['limits.session_metadata_bytes'] }
+      : { limits: [] };
+  }
+  if ((method !== 'tools/call' && method !== 'prompts/get') || !session.initialized) return {};
+  // Arguments over a limit are refused naming it; under every limit, no limit may be named.
+  const passed = argumentLimitsPassed(params?.arguments);
+  return { limits: passed, mustNameLimit: passed.length > 0 };
+}
+
+/** A batch longer than limits.batch_max_requests: one error for the whole of it. */
+const TOO_LONG: Answer = {
+  id: null,
+  outcomes: [INVALID_REQUEST],
+  limits: ['limits.batch_max_requests'],
+  mustNameLimit: true,
+};
 
 /** What comes back for a frame: nothing, one response, or a batch of responses. */
 export type Reply =
@@ -256,6 +333,7 @@ export function expectStdio(line: Uint8Array, session: SessionState): Reply {
     return answer ? { kind: 'single', answer } : { kind: 'none' };
   }
   if (!session.batching) return { kind: 'single', answer: NOT_BATCHING };
+  if (frame.values.length > LIMITS.batch_max_requests) return { kind: 'single', answer: TOO_LONG };
   const answers = frame.values
     .map((value) => expectedAnswer(classifyElement(value), session, true))
     .filter((a): a is Answer => a !== undefined);
@@ -305,6 +383,9 @@ export function expectHttp(
   }
   // Nothing in it asks for an answer: acknowledged with 202.
   if (answers.length === 0) return { status: 202, reply: { kind: 'none' }, opensSession: false };
+  if (frame.values.length > LIMITS.batch_max_requests) {
+    return { status: 200, reply: { kind: 'single', answer: TOO_LONG }, opensSession: false };
+  }
   return { status: 200, reply: { kind: 'batch', answers }, opensSession: false };
 }
 
@@ -360,6 +441,21 @@ export function mismatch(response: unknown, answer: Answer): string | undefined 
   const outcome = outcomeOf(r);
   if (!answer.outcomes.includes(outcome)) {
     return `outcome ${String(outcome)} where one of ${answer.outcomes.join(', ')} was expected`;
+  }
+  return outcome === 'ok' ? undefined : limitMismatch(r.error as Json, answer);
+}
+
+function limitMismatch(error: Json, answer: Answer): string | undefined {
+  if (answer.limits === undefined) return undefined;
+  const data = error.data;
+  const named = isPlainObject(data) ? data.limit : undefined;
+  if (named === undefined) {
+    return answer.mustNameLimit
+      ? `the error names no limit where one of ${answer.limits.join(', ')} was expected`
+      : undefined;
+  }
+  if (typeof named !== 'string' || !answer.limits.includes(named)) {
+    return `the error names ${show(named)} where ${answer.limits.length > 0 ? `one of ${answer.limits.join(', ')}` : 'no limit'} was expected`;
   }
   return undefined;
 }

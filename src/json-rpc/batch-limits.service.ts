@@ -1,0 +1,78 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { GATEWAY_CONFIG } from '../config/config.constants';
+import { GatewayConfig } from '../config/gateway-config';
+import { ErrorCode } from '../errors/error-code';
+import { limitExceeded } from '../errors/limit-exceeded';
+import { McpMetrics } from '../observability/mcp.metrics';
+import { failure } from './json-rpc.responses';
+import { prepareResponse } from './json-rpc.serializer';
+import { InboundEntry, JsonRpcFailure, JsonRpcResponse } from './json-rpc.types';
+
+/**
+ * The two batch limits, for every transport: how many messages a batch may
+ * hold (limits.batch_max_requests) and how large the answers to one batch may
+ * grow together (limits.batch_max_response_bytes).
+ */
+@Injectable()
+export class BatchLimitsService {
+  private readonly maxEntries: number;
+  private readonly maxResponseBytes: number;
+
+  constructor(
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+    private readonly metrics: McpMetrics,
+  ) {
+    this.maxEntries = config.limits.batch_max_requests;
+    this.maxResponseBytes = config.limits.batch_max_response_bytes;
+  }
+
+  /** One -32600 for a batch longer than the limit, which is then not run at all. */
+  refuseLength(entries: readonly InboundEntry[]): JsonRpcFailure | undefined {
+    if (entries.length <= this.maxEntries) return undefined;
+    this.metrics.recordLimitRefusal('batch_max_requests');
+    this.metrics.recordRejected(ErrorCode.InvalidRequest);
+    const error = limitExceeded(
+      ErrorCode.InvalidRequest,
+      'batch_max_requests',
+      this.maxEntries,
+      `a batch of ${entries.length} messages`,
+    );
+    return failure(null, error.code, `Invalid Request: ${error.message}`, {
+      ...error.data,
+      retryable: false,
+    });
+  }
+
+  /**
+   * The answers in order, serialized as they will be sent, up to the byte
+   * limit; every answer from the one that would pass it on is replaced by a
+   * short error for its id, so the whole answer stays within the limit plus
+   * one such error per entry. A replaced call has run (and is in the ledger).
+   */
+  capAnswers(responses: JsonRpcResponse[]): JsonRpcResponse[] {
+    // Brackets and commas of the JSON array.
+    let total = 2 + Math.max(responses.length - 1, 0);
+    for (let index = 0; index < responses.length; index++) {
+      const { response, bytes } = prepareResponse(responses[index]);
+      responses[index] = response;
+      total += bytes;
+      if (total <= this.maxResponseBytes) continue;
+      this.metrics.recordLimitRefusal('batch_max_response_bytes');
+      for (let withheld = index; withheld < responses.length; withheld++) {
+        responses[withheld] = this.withheld(responses[withheld]);
+      }
+      break;
+    }
+    return responses;
+  }
+
+  private withheld(response: JsonRpcResponse): JsonRpcFailure {
+    const error = limitExceeded(
+      ErrorCode.InvalidRequest,
+      'batch_max_response_bytes',
+      this.maxResponseBytes,
+      "answer withheld: this batch's answer",
+    );
+    return failure(response.id, error.code, error.message, { ...error.data, retryable: false });
+  }
+}

@@ -1,0 +1,18 @@
+import { Injectable, Optional } from '@nestjs/common';
+import { VisibilityPolicy } from '../governance/visibility/visibility.policy';
+import { RegisteredPrompt } from './registered-prompt';
+
+/**
+ * Whether a client may see (and therefore get, or complete the arguments of)
+ * a prompt. Lists, gets and completions ask the same question here; the
+ * answer is governance's VisibilityPolicy (`prompt:<name>` and the prompt's
+ * `reads`). Without governance in the graph every prompt is visible.
+ */
+@Injectable()
+export class PromptVisibility {
+  constructor(@Optional() private readonly policy?: VisibilityPolicy) {}
+
+  isVisible(prompt: RegisteredPrompt, clientId: string): boolean {
+    return this.policy?.isPromptVisible(prompt.name, clientId, prompt.options.reads) ?? true;
+  }
+}
