@@ -7,7 +7,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installOffline, packGateway } from '../support/offline-install';
@@ -39,6 +47,16 @@ export class ShoutCapability {
 export class ShoutModule {}
 `;
 
+/** The README's "Writing a capability module" example, which must compile as printed. */
+function readmeCapabilityExample(): string {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Writing a capability module'));
+  const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!example)
+    throw new Error('README.md has no TypeScript example under "Writing a capability module"');
+  return example;
+}
+
 const CAPABILITY_TSCONFIG = {
   compilerOptions: {
     module: 'nodenext',
@@ -58,6 +76,16 @@ const CAPABILITY_TSCONFIG = {
   include: ['src/**/*.ts'],
 };
 
+/** tsc from the repository, as the capability package's own would run; its errors go to stdout. */
+function compile(dir: string): void {
+  const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  try {
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: dir, encoding: 'utf8' });
+  } catch (err) {
+    throw new Error(`tsc failed:\n${String((err as { stdout?: string }).stdout)}`);
+  }
+}
+
 describe('npm pack: the installed package', () => {
   let work: string;
   let app: string;
@@ -69,19 +97,16 @@ describe('npm pack: the installed package', () => {
 
     mkdirSync(join(app, 'src'));
     writeFileSync(join(app, 'src', 'shout.module.ts'), CAPABILITY_SOURCE);
+    writeFileSync(join(app, 'src', 'invoices.module.ts'), readmeCapabilityExample());
     writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(CAPABILITY_TSCONFIG, null, 2));
-    execFileSync(
-      process.execPath,
-      [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
-      { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    compile(app);
   }, INSTALL_TIMEOUT_MS);
 
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('installs only the public entry point, its types and the bundled demo content', () => {
+  it('installs the entry point, its types and the demo content; capability modules compile', () => {
     const installed = join(app, 'node_modules', 'owlclaw-mcp-gateway');
     expect(existsSync(join(installed, 'dist', 'index.d.ts'))).toBe(true);
     expect(existsSync(join(installed, 'dist', 'cli', 'main.js'))).toBe(true);
@@ -89,6 +114,7 @@ describe('npm pack: the installed package', () => {
     expect(existsSync(join(installed, 'src'))).toBe(false);
     expect(existsSync(join(installed, 'test'))).toBe(false);
     expect(existsSync(join(app, 'dist', 'shout.module.js'))).toBe(true);
+    expect(existsSync(join(app, 'dist', 'invoices.module.js'))).toBe(true);
   });
 
   it('npx owlclaw mcp-server start --transport stdio serves the demo pack and the module', async () => {
