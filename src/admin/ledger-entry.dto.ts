@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CostFlag } from '../ledger/charged-cost';
 import { LEDGER_OUTCOMES, LedgerOutcome, StoredLedgerRow } from '../ledger/ledger-row';
+import { LEDGER_ERROR_MESSAGE_MAX } from '../ledger/ledger.constants';
 
 /** One ledger row as the admin API shows it. */
 export class LedgerEntryDto {
@@ -60,8 +61,25 @@ export class LedgerEntryDto {
   @ApiProperty({ description: 'Budget units charged', type: Number })
   cost!: number;
 
-  @ApiProperty({ description: 'Bytes of the JSON result', type: Number })
+  @ApiProperty({ description: 'Bytes of the JSON result (0 when there is none)', type: Number })
   resultBytes!: number;
+
+  @ApiProperty({
+    description:
+      'SHA-256 (lowercase hex) of the same JSON bytes resultBytes counts; null when there is no result',
+    type: String,
+    nullable: true,
+    pattern: '^[0-9a-f]{64}$',
+  })
+  resultSha256!: string | null;
+
+  @ApiProperty({
+    description: `What the client was told went wrong (the JSON-RPC error message, or the text of a tool error), with the values of ledger.redact_keys keys redacted, at most ${LEDGER_ERROR_MESSAGE_MAX} characters; null on success and for cancelled calls`,
+    type: String,
+    nullable: true,
+    maxLength: LEDGER_ERROR_MESSAGE_MAX,
+  })
+  errorMessage!: string | null;
 
   @ApiProperty({
     description:

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { ConfigValidationError } from '../config/config-validation.error';
 import { loadGatewayConfigWithSource } from '../config/config.loader';
+import { META_ESTIMATED_COST, META_RATE_LIMITS } from '../tools/tools.constants';
 import { formatTable, printError, printLine } from './cli-output';
 import { listThroughGateway } from './registry-listing';
 
@@ -48,12 +49,27 @@ async function listTools(configPath?: string): Promise<void> {
       outcome.items.map((tool) => [
         tool.name,
         tool.description ?? '',
-        JSON.stringify(tool._meta?.estimatedCost ?? '-'),
-        tool._meta?.rateLimits === undefined ? '-' : JSON.stringify(tool._meta.rateLimits),
+        costCell(tool._meta),
+        limitsCell(tool._meta),
       ]),
     ),
   );
   printLine(`${outcome.items.length} tool(s)`);
+}
+
+/** The declared estimate in budget units, `-` for a tool that declares none. */
+function costCell(meta: Record<string, unknown> = {}): string {
+  const cost = meta[META_ESTIMATED_COST];
+  return typeof cost === 'number' ? String(cost) : '-';
+}
+
+/** The call limits the listing client has on the tool (`60/min 1000/day`). */
+function limitsCell(meta: Record<string, unknown> = {}): string {
+  const limits = (meta[META_RATE_LIMITS] ?? {}) as Record<string, unknown>;
+  const parts: string[] = [];
+  if (typeof limits.maxCallsPerMinute === 'number') parts.push(`${limits.maxCallsPerMinute}/min`);
+  if (typeof limits.maxCallsPerDay === 'number') parts.push(`${limits.maxCallsPerDay}/day`);
+  return parts.length === 0 ? '-' : parts.join(' ');
 }
 
 async function listResources(configPath?: string): Promise<void> {

@@ -92,6 +92,12 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
     { provide: APP_GUARD, useClass: BudgetGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
-  exports: [VisibilityPolicy, ClientIdentityResolver, GovernanceRules, RedisHealthIndicator],
+  exports: [
+    VisibilityPolicy,
+    QuotaPolicy,
+    ClientIdentityResolver,
+    GovernanceRules,
+    RedisHealthIndicator,
+  ],
 })
 export class GovernanceModule {}

@@ -11,6 +11,8 @@ export interface CompletedCall {
   durationMs: number;
   /** Size of the serialized response (0 when there is none). */
   responseBytes?: number;
+  /** The serialized response, as it will be sent (the ledger digests its result from it). */
+  responseText?: string;
   /** Undefined when the client cancelled the request (it gets no response). */
   response?: JsonRpcResponse;
   cancelled: boolean;

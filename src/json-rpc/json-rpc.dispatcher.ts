@@ -186,6 +186,7 @@ export class JsonRpcDispatcher {
         durationMs: Date.now() - startedAt,
         response,
         responseBytes: prepared?.bytes ?? 0,
+        responseText: prepared?.text,
         cancelled: response === undefined,
       });
       if (observed) await observed;

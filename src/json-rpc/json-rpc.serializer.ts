@@ -71,8 +71,9 @@ export function serializeOutbound(message: JsonRpcMessage | JsonRpcMessage[]): s
  */
 export function prepareResponse(response: JsonRpcResponse): {
   response: JsonRpcResponse;
+  text: string;
   bytes: number;
 } {
-  const { text, message } = serialize(response);
-  return { response: message as JsonRpcResponse, bytes: Buffer.byteLength(text ?? '') };
+  const { text = '', message } = serialize(response);
+  return { response: message as JsonRpcResponse, text, bytes: Buffer.byteLength(text) };
 }

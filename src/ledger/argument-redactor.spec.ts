@@ -152,3 +152,28 @@ describe('ArgumentRedactor paths and words', () => {
     expect(performance.now() - started).toBeLessThan(2000);
   });
 });
+
+describe('ArgumentRedactor on text (error messages)', () => {
+  const redactor = new ArgumentRedactor(DEFAULT_CONFIG.ledger.redact_keys);
+
+  it('redacts the value of every sensitive key=value, key: value and "key": "value" pair', () => {
+    expect(redactor.redactText('connect failed: password=hunter2 host=db1')).toBe(
+      'connect failed: password=[REDACTED] host=db1',
+    );
+    expect(redactor.redactText('bad header X-Api-Key: abc123, retry')).toBe(
+      'bad header X-Api-Key: [REDACTED], retry',
+    );
+    expect(redactor.redactText('rejected {"token": "t-1 2", "user":"ann"}')).toBe(
+      'rejected {"token": "[REDACTED]", "user":"ann"}',
+    );
+    expect(redactor.redactText("auth clientSecret='s e'; passenger=ann")).toBe(
+      "auth clientSecret='[REDACTED]'; passenger=ann",
+    );
+  });
+
+  it('leaves text without sensitive pairs as it is, and everything when no pattern is set', () => {
+    const text = 'Tool not found: orders_get (retry: no)';
+    expect(redactor.redactText(text)).toBe(text);
+    expect(new ArgumentRedactor([]).redactText('password=hunter2')).toBe('password=hunter2');
+  });
+});

@@ -5,6 +5,11 @@ const DECISION_CACHE_MAX = 4096;
 /** Longer keys are rare and not worth remembering. */
 const CACHEABLE_KEY_LENGTH = 128;
 
+/** A key and its separator in free text: `key=`, `key: `, `"key": `. */
+const KEY_IN_TEXT = /(["']?)([A-Za-z_][\w.-]{0,127})\1\s*[:=]\s*/g;
+/** The value after it: a quoted string to its closing quote, else up to a separator. */
+const VALUE_IN_TEXT = /"(?:[^"\\]|\\.)*"|'[^'\\]*'|[^\s,;&"'<>)\]}]+/y;
+
 /**
  * Replaces the values of sensitive keys, at any depth (objects inside
  * arrays included), before arguments reach the ledger. Each pattern is a
@@ -41,6 +46,31 @@ export class ArgumentRedactor {
 
   redact(value: unknown): unknown {
     return this.pattern ? this.redactUnder('', value) : value;
+  }
+
+  /**
+   * The same decision for text (an error message): the value of every
+   * `key=value`, `key: value` or `"key": "value"` pair whose key is sensitive
+   * is replaced, its quotes kept.
+   */
+  redactText(text: string): string {
+    if (!this.pattern) return text;
+    let out = '';
+    let copied = 0;
+    KEY_IN_TEXT.lastIndex = 0;
+    for (let pair = KEY_IN_TEXT.exec(text); pair; pair = KEY_IN_TEXT.exec(text)) {
+      const valueAt = pair.index + pair[0].length;
+      // A kept key's value is read on as text: it may itself be `key=value`.
+      if (this.wordsIfKept('', pair[2]) !== undefined) continue;
+      VALUE_IN_TEXT.lastIndex = valueAt;
+      const value = VALUE_IN_TEXT.exec(text)?.[0];
+      if (value === undefined) continue;
+      const quote = value.startsWith('"') || value.startsWith("'") ? value[0] : '';
+      out += `${text.slice(copied, valueAt)}${quote}${REDACTED}${quote}`;
+      copied = valueAt + value.length;
+      KEY_IN_TEXT.lastIndex = copied;
+    }
+    return copied === 0 ? text : out + text.slice(copied);
   }
 
   private redactUnder(parentWords: string, value: unknown): unknown {

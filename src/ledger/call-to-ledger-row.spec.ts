@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { prepareResponse } from '../json-rpc/json-rpc.serializer';
 import { RequestAbort } from '../common/request-abort';
 import { CompletedCall } from '../json-rpc/call-observers';
@@ -6,6 +7,10 @@ import { CallRecord, McpRequestContext } from '../json-rpc/mcp-request-context';
 import { McpSession } from '../session/mcp-session';
 import { ArgumentRedactor } from './argument-redactor';
 import { requestIdText, toLedgerRow } from './call-to-ledger-row';
+import { LEDGER_ERROR_MESSAGE_MAX } from './ledger.constants';
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const text = (value: string) => ({ type: 'text', text: value });
 
 const session = new McpSession('streamable-http', 'client-7');
 const options = { recordArguments: true, redactor: new ArgumentRedactor(['password', 'token']) };
@@ -95,7 +100,57 @@ describe('toLedgerRow', () => {
       cost: 3,
       resultBytes: Buffer.byteLength(JSON.stringify(result)),
       costFlag: null,
+      errorMessage: null,
+      resultSha256: sha256(JSON.stringify(result)),
     });
+  });
+
+  it('digests the result from the serialized response, the same bytes it counts', () => {
+    const result = {
+      content: [{ type: 'text', text: 'héllo ✓ "q"' }],
+      structuredContent: { n: 1 },
+    };
+    for (const id of [5, 'req-é-1']) {
+      const prepared = prepareResponse({ jsonrpc: '2.0', id, result });
+      // A response whose object no longer matches its text proves the text is what is read.
+      const call = {
+        ...completed('tools/call', { name: 'x' }, { jsonrpc: '2.0', id, result: {} }, {}, id),
+        responseBytes: prepared.bytes,
+        responseText: prepared.text,
+      };
+      expect(toLedgerRow(call, options)).toMatchObject({
+        resultBytes: Buffer.byteLength(JSON.stringify(result)),
+        resultSha256: sha256(JSON.stringify(result)),
+      });
+    }
+    const errorRow = toLedgerRow(completed('tools/call', { name: 'x' }, fail(-32001)), options);
+    expect(errorRow).toMatchObject({ resultBytes: 0, resultSha256: null });
+  });
+
+  it('records the error message redacted like the arguments and cut to its bound', () => {
+    const failed = (message: string, response?: JsonRpcResponse) =>
+      toLedgerRow(
+        completed(
+          'tools/call',
+          { name: 'x' },
+          response ?? { jsonrpc: '2.0', id: 5, error: { code: -32000, message } },
+        ),
+        options,
+      ).errorMessage;
+    expect(failed('login failed: password=hunter2 user=ann')).toBe(
+      'login failed: password=[REDACTED] user=ann',
+    );
+    expect(failed('', ok({ content: [text('no stock'), text('token: t-9')], isError: true }))).toBe(
+      'no stock\ntoken: [REDACTED]',
+    );
+    const long = failed(`${'x'.repeat(5_000)} password=hunter2`);
+    expect(long).toHaveLength(LEDGER_ERROR_MESSAGE_MAX);
+    expect(long?.endsWith('…')).toBe(true);
+    // A secret straddling the bound is redacted before the cut, never cut in half.
+    const straddling = failed(`${'x'.repeat(LEDGER_ERROR_MESSAGE_MAX - 12)} password=hunter2`);
+    expect(straddling).not.toContain('hunt');
+    expect(failed('', ok({ content: [] }))).toBeNull();
+    expect(failed('', ok({ content: [text('fine')] }))).toBeNull();
   });
 
   it('caps a reported cost at max_cost_per_call, and charges an invalid report its estimate, flagging both', () => {

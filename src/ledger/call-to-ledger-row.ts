@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { chargedCost } from './charged-cost';
 import { CompletedCall } from '../json-rpc/call-observers';
 import { JsonRpcId, JsonRpcParams } from '../json-rpc/json-rpc.types';
 import { ArgumentRedactor } from './argument-redactor';
 import { callOutcome } from './ledger-outcome';
 import { LedgerRow } from './ledger-row';
+import { LEDGER_ERROR_MESSAGE_MAX } from './ledger.constants';
 
 export interface LedgerRowOptions {
   /** False stores null instead of the arguments. */
@@ -16,6 +18,7 @@ export function toLedgerRow(call: CompletedCall, options: LedgerRowOptions): Led
   const { context, params } = call;
   const { outcome, errorCode, result, deniedFor } = callOutcome(call);
   const charged = chargedCost(call);
+  const sent = result === undefined ? undefined : sentResult(call, result);
   return {
     time: call.startedAt,
     requestId: requestIdText(context.requestId),
@@ -31,25 +34,68 @@ export function toLedgerRow(call: CompletedCall, options: LedgerRowOptions): Led
     denialReason: context.call.denialReason ?? deniedFor ?? null,
     durationMs: call.durationMs,
     cost: charged.cost,
-    resultBytes: result === undefined ? 0 : resultSize(call, result),
+    resultBytes: sent?.bytes ?? 0,
     costFlag: charged.flag,
+    errorMessage: recordedMessage(call, outcome, options.redactor),
+    resultSha256: sent?.sha256 ?? null,
   };
 }
 
 /**
- * Bytes of the result's JSON. The dispatcher serialized the response before
- * the ledger saw it (`{"jsonrpc":"2.0","id":...,"result":...}`, as success()
- * builds it) and measured it: the result is that less its envelope, with no
- * second stringify on the call path.
+ * Size and SHA-256 of the result's JSON. The dispatcher serialized the
+ * response before the ledger saw it (`{"jsonrpc":"2.0","id":...,"result":...}`,
+ * as success() builds it): the result is that text less its envelope, so
+ * neither needs a second stringify on the call path.
  */
-function resultSize(call: CompletedCall, result: unknown): number {
-  const { response, responseBytes } = call;
-  if (responseBytes !== undefined && response !== undefined && 'result' in response) {
-    const envelope = `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":}`;
-    const size = responseBytes - Buffer.byteLength(envelope);
-    if (size > 0) return size;
+function sentResult(call: CompletedCall, result: unknown): { bytes: number; sha256: string } {
+  const { response, responseBytes, responseText } = call;
+  if (responseText !== undefined && response !== undefined && 'result' in response) {
+    const opening = `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":`;
+    if (responseText.startsWith(opening) && responseText.endsWith('}')) {
+      const bytes =
+        (responseBytes ?? Buffer.byteLength(responseText)) - Buffer.byteLength(opening) - 1;
+      const json = responseText.slice(opening.length, -1);
+      if (bytes > 0) return { bytes, sha256: sha256(json) };
+    }
   }
-  return Buffer.byteLength(JSON.stringify(result));
+  const json = JSON.stringify(result);
+  return { bytes: Buffer.byteLength(json), sha256: sha256(json) };
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/**
+ * What the client was told went wrong: the JSON-RPC error message, or the
+ * text a tool returned with `isError`. Redacted before it is cut, so a cut
+ * never leaves half a secret; only the first stretch is read, the rest
+ * would be cut anyway.
+ */
+function recordedMessage(
+  call: CompletedCall,
+  outcome: LedgerRow['outcome'],
+  redactor: ArgumentRedactor,
+): string | null {
+  const { response } = call;
+  if (response === undefined || outcome === 'success' || outcome === 'cancelled') return null;
+  const message = 'error' in response ? response.error.message : toolErrorText(response.result);
+  if (message === '') return null;
+  const redacted = redactor.redactText(message.slice(0, 2 * LEDGER_ERROR_MESSAGE_MAX));
+  if (redacted.length <= LEDGER_ERROR_MESSAGE_MAX) return redacted;
+  return `${redacted.slice(0, LEDGER_ERROR_MESSAGE_MAX - 1)}…`;
+}
+
+/** The text items of a tool error's content, one per line. */
+function toolErrorText(result: unknown): string {
+  const content = (result as { content?: unknown } | null)?.content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter(
+      (item): item is { text: string } => typeof (item as { text?: unknown })?.text === 'string',
+    )
+    .map((item) => item.text)
+    .join('\n');
 }
 
 /** `s:` / `n:` keep the string id "1" apart from the number id 1. */

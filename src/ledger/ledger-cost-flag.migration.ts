@@ -1,4 +1,5 @@
-import { Kysely, Migration, sql } from 'kysely';
+import { Kysely, Migration } from 'kysely';
+import { addNullableTextColumns } from './ledger-add-columns.migration';
 import { LedgerConnection } from './ledger-connection';
 
 /**
@@ -9,18 +10,7 @@ import { LedgerConnection } from './ledger-connection';
 export function addCostFlag(driver: LedgerConnection['driver']): Migration {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      if (driver === 'postgres') {
-        await sql`alter table ledger add column if not exists cost_flag text`.execute(db);
-        return;
-      }
-      // SQLite has no ADD COLUMN IF NOT EXISTS, and two processes may migrate one file at once.
-      for (const table of ['ledger', 'ledger_inbox']) {
-        const { rows } = await sql<{
-          name: string;
-        }>`select name from pragma_table_info(${table})`.execute(db);
-        if (rows.length === 0 || rows.some((column) => column.name === 'cost_flag')) continue;
-        await sql`alter table ${sql.table(table)} add column cost_flag text`.execute(db);
-      }
+      await addNullableTextColumns(db, driver, ['cost_flag']);
     },
   };
 }

@@ -18,6 +18,8 @@ const row: LedgerRow = {
   cost: 0.25,
   resultBytes: 120.4,
   costFlag: 'capped',
+  errorMessage: 'Rate limit exceeded: 60 calls per minute; retry in 12 s',
+  resultSha256: null,
 };
 
 describe('ledger row columns', () => {

@@ -20,8 +20,11 @@ export const LEDGER_INSERTED_COLUMNS = [
   'duration_ms',
   'cost',
   'result_bytes',
-  // Last: a journal line written before the column existed is these values less the last one.
+  // Columns added since the first release come last, in the order they were added: a journal
+  // line written before one existed is these values cut where it starts (JOURNAL_ROW_LENGTHS).
   'cost_flag',
+  'error_message',
+  'result_sha256',
 ] as const satisfies ReadonlyArray<Exclude<keyof LedgerTable, 'id'>>;
 
 /** A LedgerRow as table columns. Durations and sizes are whole numbers in the table. */
@@ -43,6 +46,8 @@ export function toColumns(row: LedgerRow): Insertable<LedgerTable> {
     cost: row.cost,
     result_bytes: Math.round(row.resultBytes),
     cost_flag: row.costFlag,
+    error_message: row.errorMessage,
+    result_sha256: row.resultSha256,
   };
 }
 
@@ -69,6 +74,8 @@ export function toColumnValues(row: LedgerRow): unknown[] {
     row.cost,
     Math.round(row.resultBytes),
     row.costFlag,
+    row.errorMessage,
+    row.resultSha256,
   ];
 }
 
@@ -91,5 +98,7 @@ export function fromColumns(columns: Selectable<LedgerTable>): StoredLedgerRow {
     cost: Number(columns.cost),
     resultBytes: Number(columns.result_bytes),
     costFlag: (columns.cost_flag ?? null) as CostFlag | null,
+    errorMessage: columns.error_message ?? null,
+    resultSha256: columns.result_sha256 ?? null,
   };
 }

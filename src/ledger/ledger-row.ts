@@ -47,6 +47,14 @@ export interface LedgerRow {
   resultBytes: number;
   /** Set when `cost` is not what the tool reported (capped, or an invalid report); null otherwise. */
   costFlag: CostFlag | null;
+  /**
+   * What the client was told went wrong (the JSON-RPC error message, or the
+   * text of a tool error), redacted like the arguments and cut to
+   * LEDGER_ERROR_MESSAGE_MAX characters; null on success.
+   */
+  errorMessage: string | null;
+  /** SHA-256 (hex) of the same JSON bytes `resultBytes` counts; null when there is no result. */
+  resultSha256: string | null;
 }
 
 /** A stored row with its database id (monotonic, usable as a cursor). */

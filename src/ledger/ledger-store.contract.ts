@@ -52,7 +52,12 @@ export function defineLedgerStoreContract(target: LedgerStoreTarget): void {
   describe('append and query', () => {
     it('stores every field and returns rows newest first with increasing ids', async () => {
       const store = await freshStore();
-      const first = ledgerRow({ time: T0, cost: 0.25, costFlag: 'capped' });
+      const first = ledgerRow({
+        time: T0,
+        cost: 0.25,
+        costFlag: 'capped',
+        resultSha256: 'a'.repeat(64),
+      });
       const second = ledgerRow({
         time: T0 + 5,
         requestId: 's:abc',
@@ -62,6 +67,7 @@ export function defineLedgerStoreContract(target: LedgerStoreTarget): void {
         outcome: 'denied',
         errorCode: -32003,
         denialReason: 'budget_exceeded',
+        errorMessage: 'Budget exceeded: é ✓ [REDACTED]',
         cost: 0,
         resultBytes: 0,
       });

@@ -21,3 +21,6 @@ export const LEDGER_MOVE_DELAY_MS = 20;
 
 /** SQLite in memory: most rows one move transaction takes from the inbox (a few ms); the rest follow. */
 export const LEDGER_INBOX_MOVE_ROWS = 2_000;
+
+/** Longest error message a row keeps (characters, after redaction): enough for a diagnosis, not a dump. */
+export const LEDGER_ERROR_MESSAGE_MAX = 1_024;

@@ -3,6 +3,7 @@ import { LedgerConnection } from './ledger-connection';
 import { createJournalProgress } from './journal/journal-progress.migration';
 import { addCostFlag } from './ledger-cost-flag.migration';
 import { createLedgerInbox } from './ledger-inbox.migration';
+import { addErrorMessageAndResultDigest } from './ledger-result-digest.migration';
 import { createUsageSummary } from './ledger-usage.migration';
 
 type Driver = LedgerConnection['driver'];
@@ -27,6 +28,7 @@ export function ledgerMigrations(driver: Driver): Record<string, Migration> {
     '0003_sqlite_inbox': createLedgerInbox(driver),
     '0004_sqlite_journal_progress': createJournalProgress(driver),
     '0005_cost_flag': addCostFlag(driver),
+    '0006_error_message_result_sha256': addErrorMessageAndResultDigest(driver),
   };
 }
 

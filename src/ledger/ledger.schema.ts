@@ -24,6 +24,10 @@ export interface LedgerTable {
   result_bytes: number;
   /** `capped` or `invalid_report` when the cost is not what the tool reported (migration 0005). */
   cost_flag: string | null;
+  /** Redacted, bounded error message (migration 0006). */
+  error_message: string | null;
+  /** SHA-256 (hex) of the result's JSON bytes (migration 0006). */
+  result_sha256: string | null;
 }
 
 /**

@@ -7,13 +7,15 @@ import { McpSession } from '../session/mcp-session';
 import { paginate } from './list-cursor';
 import { RegisteredTool } from './registered-tool';
 import { validateNoArguments } from './tool-arguments.validator';
+import { ToolLimitHints } from './tool-limit-hints';
 import { ToolListCache, ToolListEntry } from './tool-list.cache';
 import { GovernanceRules } from '../governance/rules/governance-rules';
+import { QuotaPolicy } from '../governance/quota/quota.policy';
 import { VisibilityPolicy } from '../governance/visibility/visibility.policy';
 import { ToolVisibility } from './tool-visibility';
 import { ToolExecutor } from './tool.executor';
 import { ToolRegistry } from './tool.registry';
-import { TOOLS_PAGE_SIZE } from './tools.constants';
+import { META_RATE_LIMITS, TOOLS_PAGE_SIZE } from './tools.constants';
 import { ToolsMethods } from './tools.methods';
 
 /**
@@ -143,6 +145,7 @@ describe('ToolListCache (Property 11)', () => {
             cache,
             new ToolVisibility(),
             new ToolExecutor(config),
+            new ToolLimitHints(),
           );
           hiddenFlags.forEach((hidden, i) => registry.register(tool(`t_${i}`, { hidden })));
           // Warm the cache, then change the registry: pages must reflect the change.
@@ -220,6 +223,7 @@ describe('ToolListCache (Property 11)', () => {
       cache,
       new ToolVisibility(new VisibilityPolicy(rules)),
       new ToolExecutor(config),
+      new ToolLimitHints(new QuotaPolicy(rules)),
     );
     const linked = tool('linked');
     registry.register({ ...linked, options: { ...linked.options, skill: 'trading/monitor' } });
@@ -231,5 +235,59 @@ describe('ToolListCache (Property 11)', () => {
       expect(describe('reader')).toBe('tool linked\n\nbody of trading/monitor');
       expect(describe('blind')).toBe('tool linked');
     }
+  });
+
+  test("each client's limits, under the rules in force, on entries shared through one cache", () => {
+    const registry = new ToolRegistry();
+    const cache = new ToolListCache(registry, config);
+    const rules = new GovernanceRules({
+      ...config,
+      governance: {
+        ...config.governance,
+        clients: {
+          tight: {
+            quota: { max_calls_per_minute: 7 },
+            tool_limits: { 'lim_*': { max_calls_per_day: 3 } },
+          },
+        },
+      },
+    });
+    const methods = new ToolsMethods(
+      registry,
+      cache,
+      new ToolVisibility(new VisibilityPolicy(rules)),
+      new ToolExecutor(config),
+      new ToolLimitHints(new QuotaPolicy(rules)),
+    );
+    const limited = tool('lim_a');
+    registry.register({
+      ...limited,
+      options: { ...limited.options, rateLimits: { maxCallsPerMinute: 5 } },
+    });
+    const limitsOf = (clientId: string) => {
+      const ctx = { ...listContext(), clientId };
+      const [entry] = (methods.list({}, ctx) as { tools: ToolListEntry[] }).tools;
+      return entry._meta[META_RATE_LIMITS];
+    };
+    const { default_quota: quota } = config.governance;
+    expect(limitsOf('tight')).toEqual({ maxCallsPerMinute: 5, maxCallsPerDay: 3 });
+    expect(limitsOf('other')).toEqual({
+      maxCallsPerMinute: 5,
+      maxCallsPerDay: quota.max_calls_per_day,
+    });
+    expect(limitsOf('tight')).toEqual({ maxCallsPerMinute: 5, maxCallsPerDay: 3 });
+    // The shared cached entry carries no client's numbers.
+    expect(cache.entries().get('lim_a')?.entry._meta).not.toHaveProperty(META_RATE_LIMITS);
+
+    rules.replace(
+      { ...rules.current, clients: { tight: { quota: { max_calls_per_minute: 2 } } } },
+      'admin',
+    );
+    expect(limitsOf('tight')).toEqual({
+      maxCallsPerMinute: 2,
+      maxCallsPerDay: quota.max_calls_per_day,
+    });
+    rules.replace({ ...rules.current, enabled: false }, 'admin');
+    expect(limitsOf('tight')).toEqual({ maxCallsPerMinute: 5 });
   });
 });

@@ -8,7 +8,6 @@ import { ToolRegistry } from './tool.registry';
 import {
   META_ESTIMATED_COST,
   META_MAX_DURATION_SECONDS,
-  META_RATE_LIMITS,
   META_TIMEOUT_SECONDS,
   SKILL_TEXT_SOURCE,
 } from './tools.constants';
@@ -33,7 +32,9 @@ export interface CachedToolEntry {
 /**
  * The `tools/list` entries, built once per registry (and skill catalog)
  * version instead of on every request. Skill text is kept apart, so the
- * list can hand it only to a client that may read that skill.
+ * list can hand it only to a client that may read that skill; the call
+ * limits, which depend on the client and the rules in force, are added per
+ * call (ToolLimitHints).
  */
 @Injectable()
 export class ToolListCache {
@@ -76,38 +77,15 @@ export class ToolListCache {
     };
   }
 
-  /** What a client may plan around: cost, limits (the stricter of handler and default quota), time. */
+  /** What every client may plan around: cost and time (call limits are per client). */
   private governanceHints(tool: RegisteredTool): Record<string, unknown> {
     const { options } = tool;
-    const quota = this.config.governance.default_quota;
     const meta: Record<string, unknown> = {
       [META_TIMEOUT_SECONDS]: options.timeoutSeconds ?? this.config.tools.default_timeout_seconds,
     };
     if (options.estimatedCost !== undefined) meta[META_ESTIMATED_COST] = options.estimatedCost;
     if (options.maxDurationSeconds !== undefined)
       meta[META_MAX_DURATION_SECONDS] = options.maxDurationSeconds;
-    if (this.config.governance.enabled || options.rateLimits) {
-      meta[META_RATE_LIMITS] = {
-        maxCallsPerMinute: stricter(
-          options.rateLimits?.maxCallsPerMinute,
-          this.governed(quota.max_calls_per_minute),
-        ),
-        maxCallsPerDay: stricter(
-          options.rateLimits?.maxCallsPerDay,
-          this.governed(quota.max_calls_per_day),
-        ),
-      };
-    }
     return meta;
   }
-
-  private governed(limit: number): number | undefined {
-    return this.config.governance.enabled ? limit : undefined;
-  }
-}
-
-function stricter(a: number | undefined, b: number | undefined): number | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return Math.min(a, b);
 }

@@ -7,6 +7,8 @@ import { McpRequestContext } from '../json-rpc/mcp-request-context';
 import { JsonRpcParams } from '../json-rpc/json-rpc.types';
 import { ToolResult } from './content';
 import { paginate } from './list-cursor';
+import { RegisteredTool } from './registered-tool';
+import { ToolLimitHints } from './tool-limit-hints';
 import { ToolListCache, ToolListEntry } from './tool-list.cache';
 import { ToolVisibility } from './tool-visibility';
 import { ToolExecutor } from './tool.executor';
@@ -21,23 +23,26 @@ export class ToolsMethods {
     private readonly cache: ToolListCache,
     private readonly visibility: ToolVisibility,
     private readonly executor: ToolExecutor,
+    private readonly limitHints: ToolLimitHints,
   ) {}
 
   @McpMethod('tools/list')
   list(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
-    const visible: ToolListEntry[] = [];
+    const visible: Array<{ tool: RegisteredTool; entry: ToolListEntry }> = [];
     for (const [name, cached] of this.cache.entries()) {
       const tool = this.registry.get(name);
       if (!tool || !this.visibility.isVisible(tool, ctx.clientId)) continue;
       const { withSkill } = cached;
       // A linked skill's text only for a client that may read that skill.
       const mayRead = withSkill && this.visibility.mayReadSkill(withSkill.skillUri, ctx.clientId);
-      visible.push(mayRead ? withSkill.entry : cached.entry);
+      visible.push({ tool, entry: mayRead ? withSkill.entry : cached.entry });
     }
     const page = paginate(visible, params.cursor, TOOLS_PAGE_SIZE);
-    return page.nextCursor === undefined
-      ? { tools: page.items }
-      : { tools: page.items, nextCursor: page.nextCursor };
+    // Limits only on the page sent: they are the one per-client part of an entry.
+    const tools = page.items.map(({ tool, entry }) =>
+      this.limitHints.annotate(entry, tool, ctx.clientId),
+    );
+    return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
   }
 
   @McpMethod('tools/call', { audited: true, limitedParams: ['arguments'] })

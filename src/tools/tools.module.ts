@@ -3,6 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { ServerCapabilities } from '../lifecycle/server-capabilities.service';
 import { ResourcesModule } from '../resources/resources.module';
 import { HandlerExplorer } from './handler.explorer';
+import { ToolLimitHints } from './tool-limit-hints';
 import { ToolListCache } from './tool-list.cache';
 import { ToolVisibility } from './tool-visibility';
 import { ToolExecutor } from './tool.executor';
@@ -17,6 +18,7 @@ import { ToolsMethods } from './tools.methods';
     HandlerExplorer,
     ToolListCache,
     ToolVisibility,
+    ToolLimitHints,
     ToolExecutor,
     ToolsMethods,
     ToolsListChangedNotifier,

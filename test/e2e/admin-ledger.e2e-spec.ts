@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { ADMIN_TOKEN_ENV } from '../../src/admin/admin-token.guard';
 import { LedgerRow } from '../../src/ledger/ledger-row';
@@ -94,8 +95,10 @@ function row(i: number, overrides: Partial<LedgerRow> = {}): LedgerRow {
     denialReason: i === 5 ? 'rate_limited' : null,
     durationMs: 3,
     cost: i === 5 ? 0 : 1,
-    resultBytes: 10,
+    resultBytes: i === 5 ? 0 : 10,
     costFlag: null,
+    errorMessage: i === 5 ? 'Rate limit exceeded: 4 calls per minute; retry in 9 s' : null,
+    resultSha256: i === 5 ? null : createHash('sha256').update(`{"i":${i}}`).digest('hex'),
     ...overrides,
   };
 }
@@ -155,10 +158,18 @@ describe('admin API with MCP_SERVER_ADMIN_TOKEN', () => {
       outcome: 'denied',
       errorCode: -32003,
       denialReason: 'rate_limited',
+      errorMessage: 'Rate limit exceeded: 4 calls per minute; retry in 9 s',
+      resultSha256: null,
+      resultBytes: 0,
       cost: 0,
       arguments: { i: 5 },
       time: T0 + 5 * 60_000,
       timestamp: new Date(T0 + 5 * 60_000).toISOString(),
+    });
+    expect(first.body.items[0]).toMatchObject({
+      errorMessage: null,
+      resultSha256: createHash('sha256').update('{"i":6}').digest('hex'),
+      resultBytes: 10,
     });
     expect(typeof first.body.nextCursor).toBe('string');
     expect(first.body.nextCursor).toMatch(/^[A-Za-z0-9_-]+$/);
@@ -246,6 +257,9 @@ describe('admin API with MCP_SERVER_ADMIN_TOKEN', () => {
       scheme: 'bearer',
     });
     expect(doc.components.schemas.LedgerPageDto).toBeDefined();
+    expect(Object.keys(doc.components.schemas.LedgerEntryDto.properties)).toEqual(
+      expect.arrayContaining(['errorMessage', 'resultSha256', 'resultBytes']),
+    );
     expect(doc.components.schemas.LedgerEntryDto.properties.outcome.enum).toEqual([
       'success',
       'tool_error',

@@ -357,6 +357,40 @@ describe.each<TransportName>(['http', 'stdio'])('governance over %s', (transport
     await eventually(async () => 'result' in (await call(alpha, 'gov_costly')).body);
   });
 
+  it('lists each client its own limits, and a reloaded file in the next tools/list', async () => {
+    const limitsOf = async (client: GovernedClient, tool: string) => {
+      const tools = expectResult(await client.rpc('tools/list')).tools as Json[];
+      return (tools.find((t) => t.name === tool)?._meta as Json)['owlclaw/rateLimits'];
+    };
+    writeConfig(dir, 'main.yaml', mainConfig);
+    await eventually(async () => (await limitsOf(alpha, 'gov_free')) !== undefined);
+    expect(await limitsOf(alpha, 'gov_free')).toEqual({
+      maxCallsPerMinute: ALPHA_PER_MINUTE,
+      maxCallsPerDay: 1000,
+    });
+    expect(await limitsOf(beta, 'gov_free')).toEqual({
+      maxCallsPerMinute: 60,
+      maxCallsPerDay: 1000,
+    });
+    expect(await limitsOf(beta, 'gov_limited')).toEqual({
+      maxCallsPerMinute: LIMITED_PER_MINUTE,
+      maxCallsPerDay: 1000,
+    });
+
+    const clients = (mainConfig.governance as Json).clients as Json;
+    writeConfig(dir, 'main.yaml', {
+      ...mainConfig,
+      governance: { clients: { ...clients, beta: { quota: { max_calls_per_minute: 7 } } } },
+    });
+    await eventually(
+      async () => ((await limitsOf(beta, 'gov_free')) as Json).maxCallsPerMinute === 7,
+    );
+    expect(await limitsOf(alpha, 'gov_free')).toEqual({
+      maxCallsPerMinute: ALPHA_PER_MINUTE,
+      maxCallsPerDay: 1000,
+    });
+  });
+
   it('keeps the monthly spend across a restart (SQLite ledger)', async () => {
     const ledger = join(dir, 'restart.db');
     const config = writeConfig(dir, 'restart.yaml', {

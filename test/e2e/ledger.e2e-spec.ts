@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { LEDGER_STORE, LedgerStore } from '../../src/ledger/ledger-store';
 import { LedgerWriter } from '../../src/ledger/ledger.writer';
@@ -36,7 +37,11 @@ interface LedgerColumns {
   duration_ms: number;
   cost: number;
   result_bytes: number;
+  error_message: string | null;
+  result_sha256: string | null;
 }
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 interface Connection {
   clientId: string;
@@ -180,7 +185,21 @@ describe.each(KINDS)('ledger over %s', (kind) => {
     expect(unknownRow.result_bytes).toBe(0);
     expect(JSON.parse(readRow.arguments ?? 'null')).toEqual({ uri: SKILL_URI });
     expect(readRow.result_bytes).toBe(Buffer.byteLength(JSON.stringify(read.result)));
-    expect(toolErrorRow.result_bytes).toBeGreaterThan(0);
+    expect(toolErrorRow.result_bytes).toBe(Buffer.byteLength(JSON.stringify(toolError.result)));
+    // The digest covers the bytes result_bytes counts; the message is what the client was told.
+    expect([addRow, readRow, toolErrorRow].map((r) => r.result_sha256)).toEqual([
+      sha256(JSON.stringify(add.result)),
+      sha256(JSON.stringify(read.result)),
+      sha256(JSON.stringify(toolError.result)),
+    ]);
+    expect(unknownRow.result_sha256).toBeNull();
+    expect(rows.map((r) => r.error_message)).toEqual([
+      null,
+      (unknown.error as { message: string }).message,
+      null,
+      'bad input',
+    ]);
+    expect(unknownRow.error_message).toBe('Tool not found: no_such_tool');
 
     await connection.close();
     expect(readLedger(kind)).toHaveLength(4);

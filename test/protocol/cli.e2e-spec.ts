@@ -61,6 +61,7 @@ describe('owlclaw mcp-server CLI', () => {
   let dir: string;
   let badFile: string;
   let goodFile: string;
+  let cliQuotaFile: string;
   /** Every one-shot command, run concurrently once: each spawn pays the CLI's start-up. */
   let ran: Record<string, CliResult>;
 
@@ -74,6 +75,12 @@ describe('owlclaw mcp-server CLI', () => {
       goodFile,
       'mcp_server:\n  transport: http\n  http:\n    port: 9099\n    host: "127.0.0.1"\n',
     );
+    // The CLI lists as the client `cli`: its own quota is what LIMITS shows.
+    cliQuotaFile = join(dir, 'cli-quota.yaml');
+    writeFileSync(
+      cliQuotaFile,
+      'mcp_server:\n  governance:\n    clients:\n      cli:\n        quota: { max_calls_per_minute: 7 }\n',
+    );
     const commands: Record<string, [string[], Record<string, string>?]> = {
       invalid: [['mcp-server', 'config', 'validate', '--config', badFile]],
       valid: [['mcp-server', 'config', 'validate', '--config', goodFile]],
@@ -82,6 +89,7 @@ describe('owlclaw mcp-server CLI', () => {
       help: [['--help']],
       serverHelp: [['mcp-server', '--help']],
       tools: [['mcp-server', 'tools', 'list']],
+      toolsForCli: [['mcp-server', 'tools', 'list', '--config', cliQuotaFile]],
       resources: [
         ['mcp-server', 'resources', 'list'],
         { MCP_SERVER_SKILLS_DIR: join(REPO_ROOT, 'capabilities') },
@@ -151,6 +159,15 @@ describe('owlclaw mcp-server CLI', () => {
       expect(ran.tools.stdout).toMatch(new RegExp(`^${tool}\\s`, 'm'));
     }
     expect(ran.tools.stdout).toMatch(/^5 tool\(s\)$/m);
+  });
+
+  it("tools list prints each tool's declared cost and the listing client's limits", () => {
+    // Demo pack costs and the default quota (60 a minute, 1000 a day).
+    expect(ran.tools.stdout).toMatch(/^orders_place\s.*\s1\s+60\/min 1000\/day$/m);
+    expect(ran.tools.stdout).toMatch(/^inventory_search\s.*\s0\.1\s+60\/min 1000\/day$/m);
+    expect(ran.tools.stdout).toMatch(/^inventory_reorder_report\s.*\s2\.5\s+60\/min 1000\/day$/m);
+    expect(ran.toolsForCli.code).toBe(0);
+    expect(ran.toolsForCli.stdout).toMatch(/^orders_place\s.*\s1\s+7\/min 1000\/day$/m);
   });
 
   it('resources list prints the skills catalog as a table', () => {

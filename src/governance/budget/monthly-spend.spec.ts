@@ -37,6 +37,8 @@ function ledgerRow(
     cost,
     resultBytes: 0,
     costFlag: null,
+    errorMessage: null,
+    resultSha256: null,
   };
 }
 

@@ -20,10 +20,15 @@ export interface ToolLimits {
 export class QuotaPolicy {
   private readonly quotas: RulesMemo<Readonly<QuotaConfig>>;
   private readonly limits: RulesMemo<{ handler?: HandlerRateLimits; limits: Readonly<ToolLimits> }>;
+  private readonly listed: RulesMemo<{
+    handler?: HandlerRateLimits;
+    limits?: Readonly<HandlerRateLimits>;
+  }>;
 
   constructor(private readonly rules: GovernanceRules) {
     this.quotas = new RulesMemo(rules);
     this.limits = new RulesMemo(rules);
+    this.listed = new RulesMemo(rules);
   }
 
   /** Shared between calls (see RulesMemo), hence read-only. */
@@ -44,6 +49,38 @@ export class QuotaPolicy {
       () => ({ handler, limits: Object.freeze(this.matchLimits(clientId, tool, handler)) }),
       (remembered) => remembered.handler === handler,
     ).limits;
+  }
+
+  /**
+   * The limits tools/list tells this client about one tool under the rules
+   * in force: per window the strictest of the tool's own and the client's
+   * quota; with governance off, only what the handler declares.
+   */
+  listedLimits(
+    clientId: string,
+    tool: string,
+    handler?: HandlerRateLimits,
+  ): Readonly<HandlerRateLimits> | undefined {
+    return this.listed.get(
+      clientId,
+      tool,
+      () => ({ handler, limits: this.limitsToList(clientId, tool, handler) }),
+      (remembered) => remembered.handler === handler,
+    ).limits;
+  }
+
+  private limitsToList(
+    clientId: string,
+    tool: string,
+    handler?: HandlerRateLimits,
+  ): Readonly<HandlerRateLimits> | undefined {
+    if (!this.rules.enabled) return handler && Object.freeze({ ...handler });
+    const own = this.toolLimits(clientId, tool, handler);
+    const quota = this.quotaFor(clientId);
+    return Object.freeze({
+      maxCallsPerMinute: stricter(own.minute, quota.max_calls_per_minute),
+      maxCallsPerDay: stricter(own.day, quota.max_calls_per_day),
+    });
   }
 
   private matchLimits(clientId: string, tool: string, handler?: HandlerRateLimits): ToolLimits {

@@ -27,18 +27,26 @@ export function parseJournalLine(line: string): unknown[][] | undefined {
   return values.length > 0 && values.every(isRow) ? values.map(withEveryColumn) : undefined;
 }
 
-/** A row written before cost_flag existed (an upgrade with rows still in the journal) lacks it. */
-const COLUMNS_BEFORE_COST_FLAG = LEDGER_INSERTED_COLUMNS.length - 1;
+/**
+ * Row lengths a line may have: a row written by an earlier release (an
+ * upgrade with rows still in the journal) stops where the first column
+ * added after it starts; the columns it lacks are null.
+ */
+const JOURNAL_ROW_LENGTHS: ReadonlySet<number> = new Set([
+  LEDGER_INSERTED_COLUMNS.indexOf('cost_flag'),
+  LEDGER_INSERTED_COLUMNS.indexOf('error_message'),
+  LEDGER_INSERTED_COLUMNS.length,
+]);
 
 function isRow(values: unknown): values is unknown[] {
   return (
     Array.isArray(values) &&
-    (values.length === LEDGER_INSERTED_COLUMNS.length ||
-      values.length === COLUMNS_BEFORE_COST_FLAG) &&
+    JOURNAL_ROW_LENGTHS.has(values.length) &&
     !values.some((value) => Array.isArray(value))
   );
 }
 
 function withEveryColumn(values: unknown[]): unknown[] {
-  return values.length === COLUMNS_BEFORE_COST_FLAG ? [...values, null] : values;
+  const missing = LEDGER_INSERTED_COLUMNS.length - values.length;
+  return missing === 0 ? values : [...values, ...new Array<null>(missing).fill(null)];
 }

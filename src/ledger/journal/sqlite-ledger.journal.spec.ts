@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../../test/support/stdio-process';
 import { KyselyLedgerStore } from '../kysely-ledger.store';
-import { toColumnValues } from '../ledger-row.columns';
+import { LEDGER_INSERTED_COLUMNS, toColumnValues } from '../ledger-row.columns';
 import { ledgerRow } from '../testing/ledger-row.fixture';
 import { journalDirFor } from './journal-files';
 import { JournalOwnerLock } from './journal-owner.lock';
@@ -149,12 +149,43 @@ describe('SQLite ledger journal', () => {
     try {
       await store.append([ledgerRow({ requestId: 'first' })]);
       const [journal] = files(path).filter((f) => f.endsWith('.jsonl'));
-      const old = toColumnValues(ledgerRow({ requestId: 'old', costFlag: 'capped' })).slice(0, -1);
+      const old = toColumnValues(ledgerRow({ requestId: 'old', costFlag: 'capped' })).slice(
+        0,
+        LEDGER_INSERTED_COLUMNS.indexOf('cost_flag'),
+      );
       appendFileSync(join(journalDirFor(path), journal), `${JSON.stringify(old)}\n`);
       const rows = await store.query({ limit: 10 });
       expect(rows.map((r) => [r.requestId, r.costFlag])).toEqual([
         ['old', null],
         ['first', null],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('moves lines written before error_message and result_sha256 existed, lone and grouped', async () => {
+    const path = newPath();
+    const store = new KyselyLedgerStore({ driver: 'sqlite', path });
+    await store.init();
+    try {
+      await store.append([ledgerRow({ requestId: 'first', resultSha256: 'f'.repeat(64) })]);
+      const [journal] = files(path).filter((f) => f.endsWith('.jsonl'));
+      const before0006 = (requestId: string) =>
+        toColumnValues(
+          ledgerRow({ requestId, costFlag: 'capped', errorMessage: 'lost', resultSha256: 'lost' }),
+        ).slice(0, LEDGER_INSERTED_COLUMNS.indexOf('error_message'));
+      const lines = [before0006('lone'), [before0006('group-1'), before0006('group-2')]];
+      appendFileSync(
+        join(journalDirFor(path), journal),
+        lines.map((line) => `${JSON.stringify(line)}\n`).join(''),
+      );
+      const rows = await store.query({ limit: 10 });
+      expect(rows.map((r) => [r.requestId, r.costFlag, r.errorMessage, r.resultSha256])).toEqual([
+        ['group-2', 'capped', null, null],
+        ['group-1', 'capped', null, null],
+        ['lone', 'capped', null, null],
+        ['first', null, null, 'f'.repeat(64)],
       ]);
     } finally {
       await store.close();

@@ -25,6 +25,8 @@ export function ledgerRow(overrides: Partial<LedgerRow> = {}): LedgerRow {
     cost: 1,
     resultBytes: 42,
     costFlag: null,
+    errorMessage: null,
+    resultSha256: null,
     ...overrides,
   };
 }

@@ -33,9 +33,13 @@ export async function seedLegacyLedger(
     if (error !== undefined) throw new Error('legacy ledger migration failed', { cause: error });
     for (let at = 0; at < rows.length; at += LEDGER_MAX_BATCH_ROWS) {
       const chunk = rows.slice(at, at + LEDGER_MAX_BATCH_ROWS);
-      // The first release had no cost_flag column (migration 0005).
+      // The first release had none of the columns migrations 0005 and 0006 added.
       const columns = chunk.map(toColumns);
-      for (const row of columns) delete row.cost_flag;
+      for (const row of columns) {
+        delete row.cost_flag;
+        delete row.error_message;
+        delete row.result_sha256;
+      }
       await db.insertInto('ledger').values(columns).execute();
     }
   } finally {
