@@ -1,5 +1,5 @@
 import { Agent } from 'node:http';
-import { openSession } from '../robustness/support/http-fuzzer';
+import { openSession } from './mcp-fetch';
 import { httpRequest, RawAnswer } from '../robustness/support/limits-client';
 
 /**
