@@ -19,7 +19,7 @@ export interface JsonMeasure {
 /**
  * Measures `JSON.stringify(value)` in UTF-8 bytes, keys and depth without
  * building the text, and stops at the first limit passed, so a huge value
- * costs no more than the limit. An explicit stack, so a deep value cannot
+ * is not walked past the limit. An explicit stack, so a deep value cannot
  * overflow the call stack. Values are what JSON.parse produces; anything else
  * counts as stringify would write it (undefined members left out, in arrays
  * `null`), toJSON aside.
