@@ -1,4 +1,4 @@
-import { boundedJsonSize } from './bounded-json-size';
+import { boundedJsonSize, measureJson } from './bounded-json-size';
 
 const exact = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
@@ -27,6 +27,22 @@ describe('boundedJsonSize', () => {
     const size = exact(value);
     expect(boundedJsonSize(value, size)).toBe(size);
     expect(boundedJsonSize(value, size - 1)).toBeGreaterThan(size - 1);
+  });
+
+  it.each([
+    ['an empty object', {}],
+    ['an empty array', []],
+    ['scalars of every kind', { s: 'x', n: -1.5e-7, i: 42, t: true, f: false, z: null }],
+    ['nested objects and arrays', { a: [1, [2, { b: [] }], {}], c: { d: { e: 'f' } } }],
+    ['multi-byte text (2, 3 and 4 bytes a character)', { clé: 'é€😀', 键: ['日本'] }],
+    ['characters JSON escapes', { 'q"k': 'a"b\\c\n\t\u0001', line: '\u2028' }],
+    ['a lone surrogate', { s: 'a\ud800b' }],
+    ['a bare string', 'plain'],
+    ['a bare number', 12345],
+  ])('measures %s within its exact JSON size and passes one byte less', (_name, value) => {
+    const size = exact(value);
+    expect(measureJson(value, { maxBytes: size })).toEqual({ bytes: size });
+    expect(measureJson(value, { maxBytes: size - 1 }).passed).toBe('bytes');
   });
 
   it('stops early on a 3 MB string, a million keys and a very deep value', () => {

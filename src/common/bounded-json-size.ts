@@ -1,44 +1,79 @@
+/** What a JSON walk may meet before it stops; keys and depth are checked only when given. */
+export interface JsonWalkLimits {
+  maxBytes: number;
+  /** Keys across all nested objects. */
+  maxKeys?: number;
+  /** Nesting of objects and arrays, the value itself as level 1 (scalars add no level). */
+  maxDepth?: number;
+}
+
+export type JsonWalkLimit = 'bytes' | 'keys' | 'depth';
+
+export interface JsonMeasure {
+  /** The UTF-8 size of the JSON text: exact when no limit was passed, otherwise above the limit or partial. */
+  bytes: number;
+  /** The first limit the walk passed, if any. */
+  passed?: JsonWalkLimit;
+}
+
 /**
- * The UTF-8 byte length of `JSON.stringify(value)`, counted by walking the
- * value without building the text. The walk stops as soon as the count passes
- * `max`, so its cost is bounded by the limit, not by the value: the exact
- * length when it is at most `max`, otherwise some number above `max`.
- * Values are what JSON.parse produces; anything else counts as stringify would
- * write it (undefined members left out, in arrays `null`), toJSON aside.
+ * Measures `JSON.stringify(value)` in UTF-8 bytes, keys and depth without
+ * building the text, and stops at the first limit passed, so a huge value
+ * is not walked past the limit. An explicit stack, so a deep value cannot
+ * overflow the call stack. Values are what JSON.parse produces; anything else
+ * counts as stringify would write it (undefined members left out, in arrays
+ * `null`), toJSON aside.
  */
-export function boundedJsonSize(value: unknown, max: number): number {
-  let total = 0;
-  // Explicit stack: a deeply nested value must not overflow the call stack.
-  const pending: unknown[] = [value];
-  while (pending.length > 0 && total <= max) {
-    const next = pending.pop();
-    if (typeof next === 'string') {
-      total += stringSize(next, max - total);
-    } else if (Array.isArray(next)) {
-      total += 2;
-      for (let i = 0; i < next.length && total <= max; i++) {
-        if (i > 0) total++;
-        const element: unknown = next[i];
-        if (omitted(element)) total += 4;
-        else pending.push(element);
-      }
-    } else if (typeof next === 'object' && next !== null) {
-      total += 2;
-      let first = true;
-      for (const key in next) {
-        if (total > max) break;
-        if (!Object.hasOwn(next, key)) continue;
-        const member: unknown = (next as Record<string, unknown>)[key];
-        if (omitted(member)) continue;
-        total += (first ? 0 : 1) + stringSize(key, max - total) + 1;
-        first = false;
-        pending.push(member);
+export function measureJson(value: unknown, limits: JsonWalkLimits): JsonMeasure {
+  const { maxBytes, maxKeys = Infinity, maxDepth = Infinity } = limits;
+  if (!isContainer(value)) {
+    const bytes = scalarSize(value, maxBytes);
+    return bytes > maxBytes ? { bytes, passed: 'bytes' } : { bytes };
+  }
+  let bytes = 0;
+  let keys = 0;
+  const pending: Array<[object, number]> = [[value, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    if (depth > maxDepth) return { bytes, passed: 'depth' };
+    // Brackets, then each member with its separator, stopping once past maxBytes.
+    bytes += 2;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length && bytes <= maxBytes; i++) {
+        if (i > 0) bytes++;
+        const element: unknown = node[i];
+        if (isContainer(element)) pending.push([element, depth + 1]);
+        else bytes += omitted(element) ? 4 : scalarSize(element, maxBytes - bytes);
       }
     } else {
-      total += scalarSize(next);
+      const names = Object.keys(node);
+      keys += names.length;
+      if (keys > maxKeys) return { bytes, passed: 'keys' };
+      let first = true;
+      for (let i = 0; i < names.length && bytes <= maxBytes; i++) {
+        const member: unknown = (node as Record<string, unknown>)[names[i]];
+        if (omitted(member)) continue;
+        bytes += (first ? 0 : 1) + stringSize(names[i], maxBytes - bytes) + 1;
+        first = false;
+        if (isContainer(member)) pending.push([member, depth + 1]);
+        else bytes += scalarSize(member, maxBytes - bytes);
+      }
     }
+    if (bytes > maxBytes) return { bytes, passed: 'bytes' };
   }
-  return total;
+  return { bytes };
+}
+
+/**
+ * The UTF-8 byte length of `JSON.stringify(value)`: exact when it is at most
+ * `max`, otherwise some number above `max` (the walk stops there).
+ */
+export function boundedJsonSize(value: unknown, max: number): number {
+  return measureJson(value, { maxBytes: max }).bytes;
+}
+
+function isContainer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
 }
 
 /** What JSON.stringify leaves out of an object (and writes as null in an array). */
@@ -46,7 +81,8 @@ function omitted(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
-function scalarSize(value: unknown): number {
+function scalarSize(value: unknown, budget: number): number {
+  if (typeof value === 'string') return stringSize(value, budget);
   if (typeof value === 'number') return Number.isFinite(value) ? String(value).length : 4;
   if (typeof value === 'boolean') return value ? 4 : 5;
   if (value === null) return 4;

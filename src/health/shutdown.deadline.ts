@@ -14,7 +14,7 @@ export const EXIT_SHUTDOWN_DEADLINE = 1;
  * After SIGTERM or SIGINT the process exits within
  * `limits.shutdown_deadline_seconds`, whatever is still open: a client
  * dribbling a request body, a stream, a hook that hangs. The orderly stop runs
- * as before and normally ends first; the timer never keeps the process alive.
+ * unchanged and normally ends first; the timer never keeps the process alive.
  * The bootstraps, which own the process's signals, arm it (listen or arm).
  */
 @Injectable()

@@ -20,25 +20,24 @@ const VALUE_IN_TEXT = /"(?:[^"\\]|\\.)*"|'[^'\\]*'|[^\s,;&"'<>)\]}]+/y;
  * names a key under its parent. A matching key's whole value is replaced.
  */
 export class ArgumentRedactor {
-  private readonly pattern?: RegExp;
+  private readonly pattern?: Pick<RegExp, 'test'>;
   /** Per parent (in words), per key: its words, or undefined when it is sensitive. */
   private readonly decisions = new Map<string, Map<string, string | undefined>>();
   private remembered = 0;
 
   constructor(redactKeys: readonly string[]) {
-    for (const source of redactKeys) {
+    const each = redactKeys.map((source) => {
       try {
-        new RegExp(source, 'i');
+        return new RegExp(source, 'i');
       } catch (err) {
         throw new Error(
           `ledger.redact_keys: "${source}" is not a valid regular expression (${(err as Error).message})`,
         );
       }
-    }
+    });
     // One alternation tests every pattern in one pass; backreferences would be renumbered by it.
     if (redactKeys.some((source) => /\\[1-9]|\\k</.test(source))) {
-      const each = redactKeys.map((source) => new RegExp(source, 'i'));
-      this.pattern = { test: (text: string) => each.some((p) => p.test(text)) } as RegExp;
+      this.pattern = { test: (text: string) => each.some((p) => p.test(text)) };
     } else if (redactKeys.length > 0) {
       this.pattern = new RegExp(redactKeys.map((source) => `(?:${source})`).join('|'), 'i');
     }

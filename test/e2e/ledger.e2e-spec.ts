@@ -6,7 +6,7 @@ import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { JsonRpcReply, McpHttpSession } from '../support/mcp-http-session';
 import { makeTempDir, removeDir, skillMarkdown, writeSkill } from '../support/skills-dir';
 import { spawnReady, StdioGatewayProcess } from '../support/stdio-process';
-import { openSettledLedger } from '../support/sqlite-ledger';
+import { readLedgerRows } from '../support/sqlite-ledger';
 
 /**
  * The call ledger end to end: calls made over Streamable HTTP (gateway in
@@ -119,14 +119,7 @@ async function connect(kind: Kind): Promise<Connection> {
   };
 }
 
-function readLedger(kind: Kind): LedgerColumns[] {
-  const db = openSettledLedger(ledgerPath(kind));
-  try {
-    return db.prepare('select * from ledger order by id').all() as LedgerColumns[];
-  } finally {
-    db.close();
-  }
-}
+const readLedger = (kind: Kind) => readLedgerRows<LedgerColumns>(ledgerPath(kind));
 
 describe.each(KINDS)('ledger over %s', (kind) => {
   it('records one row per tools/call and resources/read, committed before the response', async () => {

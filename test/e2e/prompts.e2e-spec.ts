@@ -16,6 +16,7 @@ import {
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { connectSdkClient, SdkClientHandle } from '../support/sdk-clients';
 import { makeTempDir, removeDir, skillMarkdown, writeSkill } from '../support/skills-dir';
+import { errorData, rpcError } from '../support/rpc-error';
 
 /**
  * Prompts (prompts/list, prompts/get) and completion/complete through the
@@ -60,21 +61,6 @@ afterAll(async () => {
   await gateway?.close();
   removeDir(skillsDir);
 });
-
-/** Resolves with the McpError a call failed with; fails the test if it succeeded. */
-async function rpcError(call: Promise<unknown>): Promise<McpError> {
-  try {
-    const result = await call;
-    throw new Error(`expected a JSON-RPC error, got a result: ${JSON.stringify(result)}`);
-  } catch (err) {
-    if (err instanceof McpError) return err;
-    throw err;
-  }
-}
-
-function errorData(err: McpError): Record<string, unknown> {
-  return (err.data ?? {}) as Record<string, unknown>;
-}
 
 function errorFields(err: McpError): string[] {
   const errors = (errorData(err).errors ?? []) as Array<{ field: string }>;

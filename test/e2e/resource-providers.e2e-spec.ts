@@ -6,7 +6,6 @@
  */
 import {
   CallToolResultSchema,
-  McpError,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
   type Progress,
@@ -26,6 +25,7 @@ import {
   startConformanceGateway,
 } from '../conformance/conformance-http-gateway';
 import { connectSdkClient, SdkClientHandle, waitUntil } from '../support/sdk-clients';
+import { rpcError } from '../support/rpc-error';
 
 const TEST_URIS = [STATIC_TEXT.uri, 'test://static-binary', WATCHED_RESOURCE.uri];
 
@@ -48,16 +48,6 @@ async function connect(baseUrl = gateway.baseUrl): Promise<SdkClientHandle> {
   const handle = await connectSdkClient({ kind: 'streamable-http', baseUrl });
   handles.push(handle);
   return handle;
-}
-
-async function rpcError(promise: Promise<unknown>): Promise<McpError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(McpError);
-    return err as McpError;
-  }
-  throw new Error('expected the request to fail with an McpError');
 }
 
 async function listAll(h: SdkClientHandle): Promise<Resource[]> {

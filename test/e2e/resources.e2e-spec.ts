@@ -1,7 +1,6 @@
 import {
   BlobResourceContents,
   ListResourcesResultSchema,
-  McpError,
   ReadResourceResult,
   ReadResourceResultSchema,
   Resource,
@@ -22,6 +21,7 @@ import {
   skillMarkdown,
   writeSkill,
 } from '../support/skills-dir';
+import { rpcError } from '../support/rpc-error';
 
 /**
  * resources/* through the official MCP SDK client, every scenario written once
@@ -115,16 +115,6 @@ function buildSkillsDir(root: string): void {
   for (const [name, content] of Object.entries(DOCS)) {
     writeSkill(root, 'docs', name, { 'SKILL.md': content });
   }
-}
-
-async function rpcError(promise: Promise<unknown>): Promise<McpError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(McpError);
-    return err as McpError;
-  }
-  throw new Error('expected the request to fail with an McpError');
 }
 
 function sorted(values: Iterable<string>): string[] {

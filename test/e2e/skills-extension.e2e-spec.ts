@@ -1,9 +1,5 @@
 import { Logger } from '@nestjs/common';
-import {
-  BlobResourceContents,
-  McpError,
-  TextResourceContents,
-} from '@modelcontextprotocol/sdk/types.js';
+import { BlobResourceContents, TextResourceContents } from '@modelcontextprotocol/sdk/types.js';
 import matter from 'gray-matter';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +17,7 @@ import {
   writeFileDeep,
   writeSkill,
 } from '../support/skills-dir';
+import { rpcError } from '../support/rpc-error';
 
 /**
  * The Skills extension (SEP-2640: skills/list, skills/get,
@@ -172,16 +169,6 @@ const skillMdUri = (key: string) => `skill://${key}/SKILL.md`;
 /** The URI of a file, each segment percent-encoded (written here, not taken from the gateway). */
 const fileUri = (key: string, relPath: string) =>
   `skill://${key}/${relPath.split('/').map(encodeURIComponent).join('/')}`;
-
-async function rpcError(promise: Promise<unknown>): Promise<McpError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(McpError);
-    return err as McpError;
-  }
-  throw new Error('expected the request to fail with an McpError');
-}
 
 describe.each(KINDS)('Skills extension over %s', (kind: Kind) => {
   let skillsDir: string;

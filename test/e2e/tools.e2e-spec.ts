@@ -11,7 +11,6 @@ import {
   isJSONRPCRequest,
   JSONRPCMessage,
   ListToolsResult,
-  McpError,
   Progress,
   Tool,
   ToolListChangedNotificationSchema,
@@ -30,6 +29,7 @@ import {
 } from '../fixtures/tools-fixture.capability';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { connectSdkClient, SdkClientHandle, waitUntil } from '../support/sdk-clients';
+import { errorData, rpcError } from '../support/rpc-error';
 
 /**
  * The tools surface (tools/list, tools/call) through the official MCP SDK
@@ -149,21 +149,6 @@ afterAll(async () => {
   );
   await gateway?.close();
 }, 60_000);
-
-/** Resolves with the McpError a call failed with; fails the test if it succeeded. */
-async function rpcError(call: Promise<unknown>): Promise<McpError> {
-  try {
-    const result = await call;
-    throw new Error(`expected a JSON-RPC error, got a result: ${JSON.stringify(result)}`);
-  } catch (err) {
-    if (err instanceof McpError) return err;
-    throw err;
-  }
-}
-
-function errorData(err: McpError): Record<string, unknown> {
-  return (err.data ?? {}) as Record<string, unknown>;
-}
 
 /** The single text block of a result, parsed as JSON. */
 function jsonText(result: CallToolResult): unknown {

@@ -1,4 +1,4 @@
-import { McpError, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -13,6 +13,7 @@ import {
   writeFileDeep,
   writeSkill,
 } from '../support/skills-dir';
+import { rpcError } from '../support/rpc-error';
 
 /**
  * Path traversal against every surface that takes a skill URI: resources/read,
@@ -115,16 +116,6 @@ function traceFs(root: string, calls: FsCall[], paused: { on: boolean }): () => 
 function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep));
-}
-
-async function rpcError(promise: Promise<unknown>): Promise<McpError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).toBeInstanceOf(McpError);
-    return err as McpError;
-  }
-  throw new Error('expected the request to be refused with an McpError');
 }
 
 describe.each(KINDS)('path traversal over %s', (kind: Kind) => {

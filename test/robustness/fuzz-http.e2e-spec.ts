@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { frameArb, FrameWeights, hugeFrameArb, IdCounter } from './support/fuzz-frames';
 import { assertFrames, fuzzUntil, report } from './support/fuzz-runner';
-import { deleteSession, HttpFuzzer, openSession, postMcp } from './support/http-fuzzer';
+import { deleteSession, openSession, postMcp } from '../support/mcp-fetch';
+import { HttpFuzzer } from './support/http-fuzzer';
 
 /** More batches than over stdio: every POST costs a round trip, a batch carries many messages. */
 const WEIGHTS: FrameWeights = { single: 10, batch: 7, junk: 4 };

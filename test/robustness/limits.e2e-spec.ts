@@ -9,7 +9,7 @@ import { HttpGatewayChild } from '../support/http-child';
 import { StdioGatewayProcess } from '../support/stdio-process';
 import { killAllGateways, spawnTracked } from '../support/tracked-gateways';
 import { report } from './support/fuzz-runner';
-import { deleteSession, openSession, postMcp } from './support/http-fuzzer';
+import { deleteSession, openSession, postMcp } from '../support/mcp-fetch';
 import { envelopeProblems, Json } from './support/jsonrpc-oracle';
 import {
   httpRequest,

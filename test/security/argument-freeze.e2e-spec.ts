@@ -5,12 +5,12 @@
  * before anything walks them, validation is linear, and the error lists a
  * bounded number of problems. Real gateways, loopback only.
  */
-import { Agent } from 'node:http';
 import { HttpGatewayChild } from '../support/http-child';
+import { SessionPoster } from '../support/session-poster';
+import { refusals as limitRefusals } from './support/limit-refusals';
 import { openSettledLedger } from '../support/sqlite-ledger';
 import { tempLedgerPath } from '../support/test-defaults';
 import { killAllGateways, spawnTracked } from '../support/tracked-gateways';
-import { openSession } from '../robustness/support/http-fuzzer';
 import { httpRequest, RawAnswer } from '../robustness/support/limits-client';
 
 const VERSION = '2025-06-18';
@@ -40,9 +40,8 @@ const toolCall = (id: string, name: string, args: unknown) =>
 
 describe('argument freeze (issue #21, finding 2) over HTTP', () => {
   let gateway: HttpGatewayChild;
-  let sessionId: string;
+  let poster: SessionPoster;
   const ledgerPath = tempLedgerPath();
-  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
   beforeAll(async () => {
     gateway = await HttpGatewayChild.start({
@@ -50,27 +49,15 @@ describe('argument freeze (issue #21, finding 2) over HTTP', () => {
       MCP_SERVER_HTTP_PORT: '0',
       MCP_SERVER_LEDGER_SQLITE_PATH: ledgerPath,
     });
-    sessionId = await openSession(gateway.baseUrl, VERSION);
+    poster = await SessionPoster.open(gateway.baseUrl, VERSION);
   }, 120_000);
 
   afterAll(async () => {
-    agent.destroy();
+    poster?.close();
     await gateway?.stop();
   }, 30_000);
 
-  function post(body: string): Promise<RawAnswer> {
-    return httpRequest(`${gateway.baseUrl}/mcp`, {
-      method: 'POST',
-      agent,
-      body,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': VERSION,
-      },
-    });
-  }
+  const post = (body: string) => poster.post(body);
 
   function errorOf(answer: RawAnswer, id: string): RpcError {
     expect(answer.status).toBe(200);
@@ -93,13 +80,7 @@ describe('argument freeze (issue #21, finding 2) over HTTP', () => {
     return value;
   }
 
-  async function refusals(limit: string): Promise<number> {
-    const text = (await httpRequest(`${gateway.baseUrl}/metrics`)).text;
-    const match = new RegExp(`^mcp_limit_refusals_total\\{limit="${limit}"\\} (\\d+)`, 'm').exec(
-      text,
-    );
-    return match ? Number(match[1]) : 0;
-  }
+  const refusals = (limit: string) => limitRefusals(gateway.baseUrl, limit);
 
   it('refuses 300,000 unknown keys to a DTO tool at once, naming the limit, while /health answers', async () => {
     const before = await refusals('argument_max_keys');

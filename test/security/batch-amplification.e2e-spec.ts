@@ -5,11 +5,11 @@
  * batch stop at limits.batch_max_response_bytes (later ones become errors
  * naming the limit). Real gateways, loopback only, the byte limit set low.
  */
-import { Agent } from 'node:http';
 import { HttpGatewayChild } from '../support/http-child';
+import { SessionPoster } from '../support/session-poster';
+import { refusals as limitRefusals } from './support/limit-refusals';
 import { killAllGateways, spawnTracked } from '../support/tracked-gateways';
-import { openSession } from '../robustness/support/http-fuzzer';
-import { httpRequest, RawAnswer } from '../robustness/support/limits-client';
+import { httpRequest } from '../robustness/support/limits-client';
 
 const VERSION = '2024-11-05';
 const MAX_REQUESTS = 100;
@@ -48,8 +48,7 @@ function expectCapped(answers: Answer[], ids: string[]): number {
 
 describe('batch amplification (issue #21, finding 3) over HTTP', () => {
   let gateway: HttpGatewayChild;
-  let sessionId: string;
-  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  let poster: SessionPoster;
 
   beforeAll(async () => {
     gateway = await HttpGatewayChild.start({
@@ -58,35 +57,17 @@ describe('batch amplification (issue #21, finding 3) over HTTP', () => {
       MCP_SERVER_LEDGER_ENABLED: 'false',
       ...LIMIT_ENV,
     });
-    sessionId = await openSession(gateway.baseUrl, VERSION);
+    poster = await SessionPoster.open(gateway.baseUrl, VERSION);
   }, 120_000);
 
   afterAll(async () => {
-    agent.destroy();
+    poster?.close();
     await gateway?.stop();
   }, 30_000);
 
-  function post(body: unknown): Promise<RawAnswer> {
-    return httpRequest(`${gateway.baseUrl}/mcp`, {
-      method: 'POST',
-      agent,
-      body: JSON.stringify(body),
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': VERSION,
-      },
-    });
-  }
+  const post = (body: unknown) => poster.post(JSON.stringify(body));
 
-  async function refusals(limit: string): Promise<number> {
-    const text = (await httpRequest(`${gateway.baseUrl}/metrics`)).text;
-    const match = new RegExp(`^mcp_limit_refusals_total\\{limit="${limit}"\\} (\\d+)`, 'm').exec(
-      text,
-    );
-    return match ? Number(match[1]) : 0;
-  }
+  const refusals = (limit: string) => limitRefusals(gateway.baseUrl, limit);
 
   it('answers a batch of exactly batch_max_requests messages in full', async () => {
     const answer = await post(batchOf(MAX_REQUESTS, 'ping'));

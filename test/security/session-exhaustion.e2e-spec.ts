@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { SessionRegistry } from '../../src/session/session.registry';
 import { HttpGatewayChild } from '../support/http-child';
+import { McpPostAnswer, postMcp } from '../support/mcp-fetch';
 import { startHttpGateway } from '../support/http-gateway';
 import { connectSdkClient } from '../support/sdk-clients';
 import { openSse } from '../support/sse-client';
@@ -39,33 +40,6 @@ const GATEWAY_ENV = {
 
 function initializeBody(id: number | string, params: object): string {
   return JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params });
-}
-
-interface InitAnswer {
-  status: number;
-  sessionId: string | null;
-  text: string;
-}
-
-async function postInitialize(
-  baseUrl: string,
-  body: string,
-  headers: Record<string, string> = {},
-): Promise<InitAnswer> {
-  const res = await fetch(`${baseUrl}/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...headers,
-    },
-    body,
-  });
-  return {
-    status: res.status,
-    sessionId: res.headers.get('mcp-session-id'),
-    text: await res.text(),
-  };
 }
 
 const smallParams = (name = 'normal') => ({
@@ -107,17 +81,14 @@ describe('initialize flood with 3 MB of clientInfo or capabilities', () => {
     const bodies = [0, 1].map((variant) => initializeBody('ID', floodParams(variant)));
     const stderrBefore = gateway.stderr.length;
     const rss = new RssSampler(gateway.child.pid!);
-    const answers: InitAnswer[] = [];
+    const answers: McpPostAnswer[] = [];
     let next = 0;
     const started = Date.now();
     await Promise.all(
       Array.from({ length: FLOOD_CONCURRENCY }, async () => {
         while (next < FLOOD) {
           const i = next++;
-          answers[i] = await postInitialize(
-            gateway.baseUrl,
-            bodies[i % 2].replace('"ID"', String(i)),
-          );
+          answers[i] = await postMcp(gateway.baseUrl, bodies[i % 2].replace('"ID"', String(i)));
         }
       }),
     );
@@ -158,7 +129,7 @@ describe('initialize flood with 3 MB of clientInfo or capabilities', () => {
 
   it('stores metadata up to the limit, and logs clientInfo cut to limits.logged_client_info_bytes', async () => {
     const name = 'n'.repeat(4000);
-    const answer = await postInitialize(
+    const answer = await postMcp(
       gateway.baseUrl,
       initializeBody('long-name', { ...smallParams(), clientInfo: { name, version: '2.0' } }),
     );
@@ -189,7 +160,7 @@ describe('sessions per client and in total', () => {
   let gateway: HttpGatewayChild;
   const as = (client: string) => ({ 'x-mcp-client-id': client });
   const open = (client: string, id: number | string = `init-${client}`) =>
-    postInitialize(gateway.baseUrl, initializeBody(id, smallParams(client)), as(client));
+    postMcp(gateway.baseUrl, initializeBody(id, smallParams(client)), as(client));
   const close = async (sessionId: string | null) => {
     const res = await fetch(`${gateway.baseUrl}/mcp`, {
       method: 'DELETE',
@@ -265,7 +236,7 @@ describe('sessions per client and in total', () => {
     await stream.next((e) => e.event === 'endpoint');
     expect((await open('gamma')).status).toBe(503);
     await stream.abort();
-    let reopened: InitAnswer | undefined;
+    let reopened: McpPostAnswer | undefined;
     for (let i = 0; i < 50 && reopened?.status !== 200; i++) {
       await delay(50);
       reopened = await open('gamma');
@@ -286,13 +257,11 @@ describe('an expired session frees its slot', () => {
   it('lets the client open again once its idle session expired', async () => {
     const gateway = await startHttpGateway({ config: { limits: { sessions_per_client: 1 } } });
     try {
-      const first = await postInitialize(gateway.baseUrl, initializeBody(1, smallParams()));
+      const first = await postMcp(gateway.baseUrl, initializeBody(1, smallParams()));
       expect(first.status).toBe(200);
-      expect((await postInitialize(gateway.baseUrl, initializeBody(2, smallParams()))).status).toBe(
-        429,
-      );
+      expect((await postMcp(gateway.baseUrl, initializeBody(2, smallParams()))).status).toBe(429);
       expect(gateway.app.get(SessionRegistry).expireIdle(0)).toBe(1);
-      const again = await postInitialize(gateway.baseUrl, initializeBody(3, smallParams()));
+      const again = await postMcp(gateway.baseUrl, initializeBody(3, smallParams()));
       expect(again.status).toBe(200);
       expect(again.sessionId).not.toBe(first.sessionId);
     } finally {
@@ -319,20 +288,20 @@ describe("sessions counted by the API key's client", () => {
       'x-mcp-client-id': claimed,
     });
     try {
-      const first = await postInitialize(
+      const first = await postMcp(
         gateway.baseUrl,
         initializeBody(1, smallParams()),
         withKey('key-a', 'first-name'),
       );
       expect(first.status).toBe(200);
-      const renamed = await postInitialize(
+      const renamed = await postMcp(
         gateway.baseUrl,
         initializeBody(2, smallParams()),
         withKey('key-a', 'another-name'),
       );
       expect(renamed.status).toBe(429);
       expect(errorOf(renamed.text).error.data.limit).toBe('limits.sessions_per_client');
-      const other = await postInitialize(
+      const other = await postMcp(
         gateway.baseUrl,
         initializeBody(3, smallParams()),
         withKey('key-o', 'another-name'),

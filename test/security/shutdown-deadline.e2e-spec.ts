@@ -8,7 +8,6 @@ import { ClientRequest, request } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { HttpGatewayChild } from '../support/http-child';
 import { McpHttpSession } from '../support/mcp-http-session';
-import { openSse } from '../support/sse-client';
 import { testGatewayEnv } from '../support/test-defaults';
 import { killAllGateways, spawnTracked } from '../support/tracked-gateways';
 import { logLines } from './support/limit-refusals';
@@ -51,10 +50,7 @@ describe('shutdown deadline', () => {
     const gateway = await HttpGatewayChild.start(gatewayEnv());
     try {
       const session = await McpHttpSession.open(gateway.baseUrl);
-      const stream = await openSse(`${gateway.baseUrl}/mcp`, {
-        'mcp-session-id': session.sessionId,
-        'mcp-protocol-version': '2025-11-25',
-      });
+      const stream = await session.openStream();
       expect(stream.status).toBe(200);
       const slow = dribble(gateway.baseUrl, session.sessionId);
       await delay(300);
@@ -94,10 +90,7 @@ describe('shutdown deadline', () => {
     const gateway = await HttpGatewayChild.start(gatewayEnv());
     try {
       const session = await McpHttpSession.open(gateway.baseUrl);
-      const stream = await openSse(`${gateway.baseUrl}/mcp`, {
-        'mcp-session-id': session.sessionId,
-        'mcp-protocol-version': '2025-11-25',
-      });
+      const stream = await session.openStream();
       const sleeping = session.request('s', 'fixture/sleep', { ms: 600 });
       await delay(100);
 

@@ -35,11 +35,7 @@ describe('SSE streams per client and in total', () => {
 
   /** A GET stream on `path` for the session; kept for cleanup. */
   async function stream(path: string, session: McpHttpSession): Promise<SseConnection> {
-    const connection = await openSse(`${gateway.baseUrl}${path}`, {
-      'x-mcp-client-id': 'alpha',
-      'mcp-session-id': session.sessionId,
-      'mcp-protocol-version': '2025-11-25',
-    });
+    const connection = await session.openStream(path);
     opened.push(connection);
     return connection;
   }

@@ -1,4 +1,3 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,8 +6,9 @@ import { REDACTED } from '../../src/ledger/argument-redactor';
 import { ClientGroup, openClients, writeConfig } from '../support/governed-clients';
 import { connectSdkClient, SdkClientHandle } from '../support/sdk-clients';
 import { skillMarkdown, writeSkill } from '../support/skills-dir';
-import { openSettledLedger } from '../support/sqlite-ledger';
+import { readLedgerRows } from '../support/sqlite-ledger';
 import { GENEROUS_QUOTA } from '../support/test-defaults';
+import { rpcError } from '../support/rpc-error';
 
 /**
  * Finding 4 of issue #21, each side door of visibility tried as the review
@@ -85,17 +85,6 @@ function writeGatewayConfig(dir: string, skillsDir: string, ledger: string): str
   });
 }
 
-/** Resolves with the McpError a call failed with; fails the test if it succeeded. */
-async function rpcError(call: Promise<unknown>): Promise<McpError> {
-  try {
-    const result = await call;
-    throw new Error(`expected a JSON-RPC error, got a result: ${JSON.stringify(result)}`);
-  } catch (err) {
-    if (err instanceof McpError) return err;
-    throw err;
-  }
-}
-
 interface LedgerArgsRow {
   method: string;
   target: string;
@@ -105,18 +94,7 @@ interface LedgerArgsRow {
   denial_reason: string | null;
 }
 
-function ledgerOf(path: string, clientId: string): LedgerArgsRow[] {
-  const db = openSettledLedger(path);
-  try {
-    return db
-      .prepare(
-        'select method, target, arguments, outcome, error_code, denial_reason from ledger where client_id = ? order by id',
-      )
-      .all(clientId) as LedgerArgsRow[];
-  } finally {
-    db.close();
-  }
-}
+const ledgerOf = (path: string, clientId: string) => readLedgerRows<LedgerArgsRow>(path, clientId);
 
 describe.each<Kind>(KINDS)('visibility side doors over %s', (kind) => {
   let dir: string;

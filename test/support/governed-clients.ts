@@ -7,7 +7,7 @@ import { loadGatewayConfig, loadGatewayConfigWithSource } from '../../src/config
 import { FixtureModule } from '../fixtures/fixture.module';
 import { HttpGatewayChild } from './http-child';
 import { StdioGatewayProcess } from './stdio-process';
-import { openSettledLedger } from './sqlite-ledger';
+import { readLedgerRows } from './sqlite-ledger';
 
 /*
  * Clients of a governed gateway, the same over both transports, so that a
@@ -321,14 +321,5 @@ export interface LedgerRowView {
 
 /** The ledger rows of one client, oldest first, read straight from the SQLite file. */
 export function ledgerRows(sqlitePath: string, clientId: string): LedgerRowView[] {
-  const db = openSettledLedger(sqlitePath);
-  try {
-    return db
-      .prepare(
-        'select client_id, method, target, outcome, error_code, denial_reason, cost from ledger where client_id = ? order by id',
-      )
-      .all(clientId) as LedgerRowView[];
-  } finally {
-    db.close();
-  }
+  return readLedgerRows<LedgerRowView>(sqlitePath, clientId);
 }

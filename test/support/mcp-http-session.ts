@@ -1,3 +1,5 @@
+import { openSse, SseConnection } from './sse-client';
+
 /**
  * A bare Streamable HTTP MCP session over fetch: initialize, then JSON-RPC
  * requests on the session, each resolving with its response (read from a
@@ -47,6 +49,11 @@ export class McpHttpSession {
   async request(id: string | number, method: string, params: object): Promise<JsonRpcReply> {
     const res = await post(this.baseUrl, this.headers, { jsonrpc: '2.0', id, method, params });
     return readReply(res, id);
+  }
+
+  /** A GET event stream on `path` (the session's standalone stream by default), sent with the session's headers. */
+  openStream(path = '/mcp'): Promise<SseConnection> {
+    return openSse(`${this.baseUrl}${path}`, this.headers);
   }
 
   async close(): Promise<void> {

@@ -26,3 +26,15 @@ export function openSettledLedger(path: string): Database.Database {
   for (const file of listJournals(dir)) mover.moveFile(dir, file.name);
   return db;
 }
+
+/** The settled rows of a SQLite ledger file, oldest first (of one client when given). */
+export function readLedgerRows<Row>(path: string, clientId?: string): Row[] {
+  const db = openSettledLedger(path);
+  try {
+    return clientId === undefined
+      ? (db.prepare('select * from ledger order by id').all() as Row[])
+      : (db.prepare('select * from ledger where client_id = ? order by id').all(clientId) as Row[]);
+  } finally {
+    db.close();
+  }
+}

@@ -1,3 +1,4 @@
+import { deleteSession, McpPostAnswer, postMcp } from '../../support/mcp-fetch';
 import { FrameSpec, IdCounter, materialize } from './fuzz-frames';
 import { FuzzStats, pooled } from './fuzz-runner';
 import {
@@ -16,71 +17,7 @@ export interface HttpTarget {
   protocolVersion?: string;
 }
 
-interface HttpAnswer {
-  status: number;
-  contentType: string;
-  text: string;
-  sessionId: string | null;
-}
-
-export async function postMcp(
-  baseUrl: string,
-  body: Uint8Array,
-  headers: Record<string, string> = {},
-): Promise<HttpAnswer> {
-  const res = await fetch(`${baseUrl}/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...headers,
-    },
-    body,
-  });
-  return {
-    status: res.status,
-    contentType: res.headers.get('content-type') ?? '',
-    text: await res.text(),
-    sessionId: res.headers.get('mcp-session-id'),
-  };
-}
-
-export async function deleteSession(baseUrl: string, sessionId: string): Promise<number> {
-  const res = await fetch(`${baseUrl}/mcp`, {
-    method: 'DELETE',
-    headers: { 'mcp-session-id': sessionId },
-  });
-  await res.arrayBuffer();
-  return res.status;
-}
-
-/** initialize + notifications/initialized over plain fetch; resolves with the session id. */
-export async function openSession(baseUrl: string, protocolVersion: string): Promise<string> {
-  const init = await postMcp(
-    baseUrl,
-    Buffer.from(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'init',
-        method: 'initialize',
-        params: { protocolVersion, capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
-      }),
-    ),
-  );
-  if (init.status !== 200 || !init.sessionId) {
-    throw new Error(`initialize failed: ${init.status} ${init.text}`);
-  }
-  const ack = await postMcp(
-    baseUrl,
-    Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })),
-    { 'mcp-session-id': init.sessionId, 'mcp-protocol-version': protocolVersion },
-  );
-  if (ack.status !== 202) throw new Error(`notifications/initialized got ${ack.status}`);
-  return init.sessionId;
-}
-
-/** The JSON-RPC body of an answer, also when the gateway chose to answer with an SSE stream. */
-function bodyOf(answer: HttpAnswer): unknown {
+function bodyOf(answer: McpPostAnswer): unknown {
   if (!answer.contentType.includes('text/event-stream')) return JSON.parse(answer.text);
   const messages = answer.text
     .replace(/\r\n/g, '\n')
@@ -124,7 +61,7 @@ export class HttpFuzzer {
     if (this.target.protocolVersion) headers['mcp-protocol-version'] = this.target.protocolVersion;
     await pooled(bodies, this.concurrency, async (body, index) => {
       const expected = expectations[index];
-      let answer: HttpAnswer;
+      let answer: McpPostAnswer;
       try {
         answer = await postMcp(this.target.baseUrl, body, headers);
       } catch (err) {
@@ -146,7 +83,10 @@ export class HttpFuzzer {
     return problems;
   }
 
-  private async check(answer: HttpAnswer, expected: HttpExpectation): Promise<string | undefined> {
+  private async check(
+    answer: McpPostAnswer,
+    expected: HttpExpectation,
+  ): Promise<string | undefined> {
     if (answer.sessionId !== null && answer.sessionId !== this.target.sessionId) {
       // A new session: only a successful initialize may open one; it is closed again.
       this.sessionsOpened++;

@@ -173,9 +173,20 @@ export function argumentLimitsPassed(value: unknown): string[] {
   return passed;
 }
 
-/** Bytes of the capabilities and clientInfo an initialize asks the session to keep. */
+/** JSON bytes of the capabilities and clientInfo an initialize asks to keep (absent ones: none). */
 function sessionMetadataBytes(params: Json | undefined): number {
-  return Buffer.byteLength(JSON.stringify([params?.capabilities ?? {}, params?.clientInfo ?? {}]));
+  const bytes = (value: unknown) =>
+    value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value));
+  return bytes(params?.capabilities) + bytes(params?.clientInfo);
+}
+
+/**
+ * The gateway measures a single initialize's metadata before anything else
+ * looks at it (its params' validity, or whether the session is initialized),
+ * and refuses it when too large; in a batch, initialize is refused unmeasured.
+ */
+function metadataOverLimit(params: Json | undefined): boolean {
+  return sessionMetadataBytes(params) > LIMITS.session_metadata_bytes;
 }
 
 const has = (value: Json, key: string) => Object.prototype.hasOwnProperty.call(value, key);
@@ -246,15 +257,8 @@ export function methodOutcomes(
   // Notification methods called with an id: their handlers return nothing, answered as {}.
   if (method.startsWith('notifications/') && BEFORE_INITIALIZE.has(method)) return ['ok'];
   if (method === 'initialize') {
-    if (!initializeParamsValid(params)) return [INVALID_PARAMS];
-    const outcomes: Outcome[] = session.initialized ? [INVALID_REQUEST] : ['ok'];
-    // Large stored metadata may also be refused (limits.session_metadata_bytes, see metadataLimits).
-    if (sessionMetadataBytes(params) > LIMITS.session_metadata_bytes) {
-      for (const code of [INVALID_PARAMS, INVALID_REQUEST]) {
-        if (!outcomes.includes(code)) outcomes.push(code);
-      }
-    }
-    return outcomes;
+    if (metadataOverLimit(params) || !initializeParamsValid(params)) return [INVALID_PARAMS];
+    return session.initialized ? [INVALID_REQUEST] : ['ok'];
   }
   // The initialization gate: only initialize and ping come before it.
   if (!session.initialized) return [INVALID_REQUEST];
@@ -293,11 +297,10 @@ function limitsNamed(
   session: SessionState,
   inBatch: boolean,
 ): Pick<Answer, 'limits' | 'mustNameLimit'> {
-  if (method === 'initialize' && !inBatch && initializeParamsValid(params)) {
-    return sessionMetadataBytes(params) > LIMITS.session_metadata_bytes
-      ? { limits: ['limits.session_metadata_bytes'] }
-      : { limits: [] };
+  if (method === 'initialize' && !inBatch && metadataOverLimit(params)) {
+    return { limits: ['limits.session_metadata_bytes'], mustNameLimit: true };
   }
+  if (method === 'initialize') return { limits: [] };
   if ((method !== 'tools/call' && method !== 'prompts/get') || !session.initialized) return {};
   // Arguments over a limit are refused naming it; under every limit, no limit may be named.
   const passed = argumentLimitsPassed(params?.arguments);
