@@ -1,34 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { JsonRpcParams, JsonRpcResponse } from './json-rpc.types';
-import { McpRequestContext } from './mcp-request-context';
-
-/** Everything known about an audited call once its response exists, before it is sent. */
-export interface CompletedCall {
-  context: McpRequestContext;
-  params: JsonRpcParams;
-  /** Epoch milliseconds when dispatch of the request began. */
-  startedAt: number;
-  durationMs: number;
-  /** Size of the serialized response (0 when there is none). */
-  responseBytes?: number;
-  /** Undefined when the client cancelled the request (it gets no response). */
-  response?: JsonRpcResponse;
-  cancelled: boolean;
-}
-
-export interface CallObserver {
-  /** Awaited before the response leaves; a rejection turns the response into an error. */
-  callCompleted(call: CompletedCall): Promise<void> | void;
-}
+import { CallObserver, CompletedCall } from './call-observers';
 
 /**
- * Hooks that see the final outcome of every audited call (tools/call,
- * resources/read) - allowed, denied by a guard, or failed. Guards stop the
- * pipeline before any interceptor runs, so the ledger listens here to record
- * denials too.
+ * The audit trail: the dispatcher hands it the final outcome of every
+ * audited call (allowed, denied by a guard, failed or cancelled) before the
+ * response leaves, and its observers (the ledger row, the budget settle) act
+ * on it. It is not an interceptor because a guard's denial never reaches the
+ * interceptors, yet must be recorded.
  */
 @Injectable()
-export class CallObservers {
+export class AuditTrail {
   private readonly observers: CallObserver[] = [];
 
   register(observer: CallObserver): void {
