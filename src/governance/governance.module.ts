@@ -6,7 +6,6 @@ import { makeTalliedCounterProviders } from '../observability/counter-tally';
 import { LedgerModule } from '../ledger/ledger.module';
 import { PromptRegistryModule } from '../prompts/prompt-registry.module';
 import { ToolRegistryModule } from '../tools/tool-registry.module';
-import { AdminApiRegistration, GOVERNANCE_API_MODULE } from './admin/admin-api.registration';
 import { GovernanceAdminController } from './admin/governance-admin.controller';
 import { GovernanceStatsService } from './admin/governance-stats.service';
 import { MonthlySpend } from './budget/monthly-spend';
@@ -72,8 +71,6 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
     rateLimitOptionsProvider,
     rateLimitStorageProvider,
     GovernanceStatsService,
-    AdminApiRegistration,
-    { provide: GOVERNANCE_API_MODULE, useFactory: () => GovernanceModule },
     ...makeTalliedCounterProviders({
       name: GOVERNANCE_DECISIONS_TOTAL,
       help: 'Governance decisions on tools/call and resources/read, by decision and reason',
