@@ -5,8 +5,12 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
+import { Reflector } from '@nestjs/core';
 import { ADMIN_BEARER_SCHEME } from './admin.constants';
 import { AdminTokenGuard } from './admin-token.guard';
+
+/** Marks an admin controller: the OpenAPI document describes the modules that declare one. */
+export const AdminControllerMarker = Reflector.createDecorator<true>();
 
 /**
  * A controller under /admin: bearer-token guarded (404 while
@@ -15,6 +19,7 @@ import { AdminTokenGuard } from './admin-token.guard';
  */
 export function AdminController(path: string, tag: string): ClassDecorator {
   return applyDecorators(
+    AdminControllerMarker(true),
     Controller(path ? `admin/${path}` : 'admin'),
     UseGuards(AdminTokenGuard),
     ApiTags(tag),

@@ -1,8 +1,9 @@
-import { Inject, Injectable, INestApplication, Type } from '@nestjs/common';
-import { ApplicationConfig, HttpAdapterHost, ModulesContainer } from '@nestjs/core';
+import { Injectable, INestApplication, Type } from '@nestjs/common';
+import { ApplicationConfig, HttpAdapterHost, ModulesContainer, Reflector } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { GATEWAY_VERSION } from '../lifecycle/server-info';
-import { ADMIN_API_MODULES, ADMIN_BEARER_SCHEME } from './admin.constants';
+import { ADMIN_BEARER_SCHEME } from './admin.constants';
+import { AdminControllerMarker } from './admin-controller.decorator';
 
 /**
  * The OpenAPI document of the admin API, built on first request from the
@@ -19,14 +20,26 @@ export class AdminOpenApiDocument {
     private readonly modules: ModulesContainer,
     private readonly appConfig: ApplicationConfig,
     private readonly adapterHost: HttpAdapterHost,
-    @Inject(ADMIN_API_MODULES) private readonly include: Type[],
+    private readonly reflector: Reflector,
   ) {}
 
   get(): OpenAPIObject {
     this.document ??= SwaggerModule.createDocument(this.appView(), this.base(), {
-      include: this.include,
+      include: this.adminModules(),
     });
     return this.document;
+  }
+
+  /** Every module that declares an @AdminController(), wherever it sits in the graph. */
+  private adminModules(): Type[] {
+    return [...this.modules.values()]
+      .filter((module) =>
+        [...module.controllers.values()].some(
+          ({ metatype }) =>
+            metatype !== null && this.reflector.get(AdminControllerMarker, metatype) === true,
+        ),
+      )
+      .map((module) => module.metatype);
   }
 
   private base(): Omit<OpenAPIObject, 'paths'> {

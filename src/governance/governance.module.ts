@@ -1,13 +1,13 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
+import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
 import { makeGaugeProvider } from '@willsoto/nestjs-prometheus';
 import { makeTalliedCounterProviders } from '../observability/counter-tally';
 import { LedgerModule } from '../ledger/ledger.module';
-import { AdminApiRegistration, GOVERNANCE_API_MODULE } from './admin/admin-api.registration';
+import { PromptRegistryModule } from '../prompts/prompt-registry.module';
+import { ToolRegistryModule } from '../tools/tool-registry.module';
 import { GovernanceAdminController } from './admin/governance-admin.controller';
 import { GovernanceStatsService } from './admin/governance-stats.service';
-import { BudgetGuard } from './budget/budget.guard';
 import { MonthlySpend } from './budget/monthly-spend';
 import { spendStoreProvider } from './budget/spend-store.provider';
 import { GovernanceDecisions } from './governance-decisions';
@@ -18,9 +18,7 @@ import { GovernedPrompts } from './governed-prompts';
 import { GovernedTools } from './governed-tools';
 import { ApiKeys } from './identity/api-keys';
 import { ClientIdentityResolver } from './identity/client-identity.resolver';
-import { ClientPermissionGuard } from './identity/client-permission.guard';
 import { QuotaPolicy } from './quota/quota.policy';
-import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import {
   rateLimitOptionsProvider,
   rateLimitStorageProvider,
@@ -34,21 +32,20 @@ import { GovernanceRulesValidator } from './rules/governance-rules.validator';
 import { RulesBroadcast } from './rules/rules.broadcast';
 import { RulesChangeNotifier } from './rules/rules-change.notifier';
 import { StoreFailurePolicy } from './store-failure.policy';
-import { VisibilityGuard } from './visibility/visibility.guard';
 import { VisibilityPolicy } from './visibility/visibility.policy';
 
 /**
- * Client identity, visibility, budgets and rate limits around every
- * tools/call, resources/read and prompts/get, plus the governance admin API.
+ * Client identity, visibility, budgets and rate limits, plus the governance
+ * admin API. The guards themselves are composed by @Governed() on each
+ * governed method and built in that method's module.
  *
- * Global because the HTTP transports (identity), the tools and resources
- * lists (visibility) and the health checks (Redis) consume it without
- * importing it. The guards run in the order of the seed (§3.4.1), after the
- * API-key permission check: visibility, budget, rate limit.
+ * Global because the HTTP transports (identity), the lists (visibility), the
+ * health checks (Redis) and every @Governed() method's guards consume it
+ * without importing it; the exports are what those guards need.
  */
 @Global()
 @Module({
-  imports: [LedgerModule, TerminusModule],
+  imports: [LedgerModule, ToolRegistryModule, PromptRegistryModule, TerminusModule],
   controllers: [GovernanceAdminController],
   providers: [
     GovernanceRules,
@@ -74,8 +71,6 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
     rateLimitOptionsProvider,
     rateLimitStorageProvider,
     GovernanceStatsService,
-    AdminApiRegistration,
-    { provide: GOVERNANCE_API_MODULE, useFactory: () => GovernanceModule },
     ...makeTalliedCounterProviders({
       name: GOVERNANCE_DECISIONS_TOTAL,
       help: 'Governance decisions on tools/call and resources/read, by decision and reason',
@@ -86,18 +81,23 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
       help: 'Spend of each client in the current UTC month (budget units); client="other" is the highest spend among the clients past metrics.client_label_limit',
       labelNames: ['client'],
     }),
-    // Registration order is execution order.
-    { provide: APP_GUARD, useClass: ClientPermissionGuard },
-    { provide: APP_GUARD, useClass: VisibilityGuard },
-    { provide: APP_GUARD, useClass: BudgetGuard },
-    { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
   exports: [
     VisibilityPolicy,
-    QuotaPolicy,
     ClientIdentityResolver,
     GovernanceRules,
     RedisHealthIndicator,
+    // For the @Governed() guards:
+    ApiKeys,
+    GovernanceDecisions,
+    GovernedTools,
+    GovernedPrompts,
+    GovernedCallState,
+    QuotaPolicy,
+    MonthlySpend,
+    StoreFailurePolicy,
+    getOptionsToken(),
+    getStorageToken(),
   ],
 })
 export class GovernanceModule {}

@@ -1,52 +1,44 @@
 import { ExecutionContext } from '@nestjs/common';
-import { InstanceSlot } from '../common/object-slot';
+import { Reflector } from '@nestjs/core';
 import { RPC_CONTEXT_TYPE } from '../json-rpc/json-rpc.constants';
 import { JsonRpcParams } from '../json-rpc/json-rpc.types';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
 
-/** A tools/call, resources/read or prompts/get about to run: the calls governance meters. */
+export type GovernedKind = 'tool' | 'resource' | 'prompt';
+
+export interface GovernedOptions {
+  /** What the call addresses: a tool, a resource or a prompt. */
+  kind: GovernedKind;
+  /** The params field that names the target (`name`, `uri`). */
+  target: string;
+}
+
+/** Set by @Governed(); the guards read it to name the call's target. */
+export const GovernedMarker = Reflector.createDecorator<GovernedOptions>();
+
+/** A call of a @Governed() method about to run: what governance meters. */
 export interface GovernedCall {
-  readonly kind: 'tool' | 'resource' | 'prompt';
+  readonly kind: GovernedKind;
   /** Tool name, resource URI or prompt name, as the client sent it. */
   readonly target: string;
   readonly clientId: string;
   readonly context: McpRequestContext;
 }
 
-const GOVERNED_METHODS: Readonly<Record<string, { kind: GovernedCall['kind']; param: string }>> = {
-  'tools/call': { kind: 'tool', param: 'name' },
-  'resources/read': { kind: 'resource', param: 'uri' },
-  'prompts/get': { kind: 'prompt', param: 'name' },
-};
+const reflector = new Reflector();
 
 /**
- * The governed call behind an execution context, or undefined for anything
- * else (HTTP routes, other MCP methods, or a call too malformed to name its
- * target, which the handler then answers with -32602).
+ * The governed call behind an execution context, or undefined when the
+ * method is not @Governed() or the call is too malformed to name its target
+ * (the method then answers -32602).
  */
 export function governedCallOf(context: ExecutionContext): GovernedCall | undefined {
   if (context.getType<string>() !== RPC_CONTEXT_TYPE) return undefined;
+  const governed = reflector.get(GovernedMarker, context.getHandler());
+  if (!governed) return undefined;
   const rpc = context.switchToRpc();
   const mcp = rpc.getContext<McpRequestContext | undefined>();
-  if (!mcp) return undefined;
-  // Four guards ask per call; the answer cannot change while the call runs.
-  const known = resolved.get(mcp);
-  if (known !== undefined) return known ?? undefined;
-  const call = describeCall(mcp, rpc.getData<JsonRpcParams | undefined>());
-  resolved.set(mcp, call ?? null);
-  return call;
-}
-
-/** On a request context: its governed call, or null for one that is not governed. */
-const resolved = new InstanceSlot<GovernedCall | null>('governedCall');
-
-function describeCall(
-  mcp: McpRequestContext,
-  params: JsonRpcParams | undefined,
-): GovernedCall | undefined {
-  const method = GOVERNED_METHODS[mcp.method];
-  if (!method) return undefined;
-  const target = params?.[method.param];
-  if (typeof target !== 'string' || target.length === 0) return undefined;
-  return { kind: method.kind, target, clientId: mcp.clientId, context: mcp };
+  const target = rpc.getData<JsonRpcParams | undefined>()?.[governed.target];
+  if (!mcp || typeof target !== 'string' || target.length === 0) return undefined;
+  return { kind: governed.kind, target, clientId: mcp.clientId, context: mcp };
 }

@@ -21,7 +21,7 @@ import {
   JsonRpcRequest,
   JsonRpcResponse,
 } from './json-rpc.types';
-import { CallObservers } from './call-observers';
+import { AuditTrail } from './audit-trail';
 import { DispatchedRequestContext } from './dispatched-request.context';
 import { McpMethodEntry, McpMethodRegistry } from './mcp-method.registry';
 import { McpRequestContext } from './mcp-request-context';
@@ -51,7 +51,7 @@ export class JsonRpcDispatcher {
     private readonly registry: McpMethodRegistry,
     private readonly errors: JsonRpcErrorMapper,
     private readonly metrics: McpMetrics,
-    private readonly observers: CallObservers,
+    private readonly auditTrail: AuditTrail,
     private readonly argumentLimits: ArgumentLimitsService,
     private readonly batchLimits: BatchLimitsService,
   ) {}
@@ -179,7 +179,7 @@ export class JsonRpcDispatcher {
     const response = prepared?.response;
     try {
       // Recorded before the response leaves: a client never holds an answer the ledger lacks.
-      const observed = this.observers.notify({
+      const observed = this.auditTrail.notify({
         context,
         params: request.params ?? {},
         startedAt,

@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ArgumentLimitsService } from './argument-limits.service';
 import { BatchLimitsService } from './batch-limits.service';
-import { CallObservers } from './call-observers';
+import { AuditTrail } from './audit-trail';
 import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
 import { JsonRpcExceptionFilter } from './json-rpc-exception.filter';
 import { JsonRpcDispatcher } from './json-rpc.dispatcher';
@@ -23,7 +23,7 @@ import { McpMethodRegistry } from './mcp-method.registry';
     JsonRpcDispatcher,
     JsonRpcErrorMapper,
     JsonRpcExceptionFilter,
-    CallObservers,
+    AuditTrail,
     SoleCallProbe,
   ],
   exports: [
@@ -31,7 +31,7 @@ import { McpMethodRegistry } from './mcp-method.registry';
     JsonRpcDispatcher,
     JsonRpcErrorMapper,
     JsonRpcExceptionFilter,
-    CallObservers,
+    AuditTrail,
     SoleCallProbe,
   ],
 })

@@ -8,7 +8,7 @@ export interface McpMethodOptions {
   name: string;
   /** Allowed before `initialize` completed (only `initialize` and `ping` are). */
   beforeInitialize?: boolean;
-  /** Every outcome is reported to the CallObservers (the ledger) before the response leaves. */
+  /** Every outcome, denials included, goes to the AuditTrail (the ledger) before the response leaves. */
   audited?: boolean;
   /**
    * Params fields holding client-shaped values (`arguments`), checked against

@@ -7,6 +7,8 @@ import { McpSession } from '../session/mcp-session';
 export interface CallRecord {
   /** The tool name or resource URI the call addressed. */
   target?: string;
+  /** Set by governance's visibility check: the target exists and this client may see it. */
+  visible?: boolean;
   /** Reported cost (budget units); absent means the estimate applies. */
   cost?: number;
   /** True once the handler started (set by the executor); only then is the call charged. */

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { makeCounterProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
 import { makeTalliedCounterProviders } from '../observability/counter-tally';
@@ -14,15 +13,14 @@ import { LedgerHealthIndicator } from './ledger.health';
 import { LedgerLifecycle } from './ledger.lifecycle';
 import { LedgerMetrics } from './ledger.metrics';
 import { LedgerObserver } from './ledger.observer';
-import { LedgerReadyGuard } from './ledger-ready.guard';
 import { LedgerRetention } from './ledger.retention';
 import { LedgerWriter } from './ledger.writer';
 
 /**
  * The call ledger: the store chosen by `ledger.driver` (LEDGER_STORE), group
  * commit, the observer that records every audited call, retention, the
- * readiness indicator, and the guard that refuses audited calls while the
- * ledger cannot record them.
+ * readiness indicator, and the guard (part of @Governed()) that refuses
+ * governed calls while the ledger cannot record them.
  */
 @Module({
   imports: [TerminusModule],
@@ -34,7 +32,6 @@ import { LedgerWriter } from './ledger.writer';
     LedgerLifecycle,
     LedgerHealthIndicator,
     LedgerMetrics,
-    { provide: APP_GUARD, useClass: LedgerReadyGuard },
     ...makeTalliedCounterProviders({
       name: MCP_TOOL_CALLS_TOTAL,
       help: 'tools/call requests by tool and ledger outcome',

@@ -1,7 +1,8 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { GATEWAY_CONFIG } from '../config/config.constants';
 import { GatewayConfig } from '../config/gateway-config';
-import { CallObserver, CallObservers, CompletedCall } from '../json-rpc/call-observers';
+import { AuditTrail } from '../json-rpc/audit-trail';
+import { CallObserver, CompletedCall } from '../json-rpc/call-observers';
 import { ArgumentRedactor } from './argument-redactor';
 import { LedgerRowOptions, toLedgerRow } from './call-to-ledger-row';
 import { LedgerMetrics } from './ledger.metrics';
@@ -18,7 +19,7 @@ export class LedgerObserver implements CallObserver, OnModuleInit {
 
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-    private readonly observers: CallObservers,
+    private readonly observers: AuditTrail,
     private readonly writer: LedgerWriter,
     private readonly metrics: LedgerMetrics,
   ) {

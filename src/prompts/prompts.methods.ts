@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GatewayError } from '../errors/gateway.error';
+import { Governed } from '../governance/governed.decorator';
 import { McpMethod } from '../json-rpc/mcp-method.decorator';
 import { McpContext, McpParams } from '../json-rpc/mcp-params.decorator';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
@@ -37,25 +38,26 @@ export class PromptsMethods {
   }
 
   @McpMethod('prompts/get', { audited: true, limitedParams: ['arguments'] })
+  @Governed({ kind: 'prompt', target: 'name' })
   async get(
     @McpParams() params: JsonRpcParams,
     @McpContext() ctx: McpRequestContext,
   ): Promise<Required<PromptResult>> {
-    const prompt = this.find(params.name, ctx.clientId);
-    ctx.call.target = prompt.name;
+    const prompt = this.find(params.name, ctx);
     const args = validatePromptArguments(prompt.options, params.arguments);
     const output = await prompt.render(args, { clientId: ctx.clientId, signal: ctx.signal });
     return toPromptResult(prompt.name, output, prompt.options.description);
   }
 
-  private find(name: unknown, clientId: string): RegisteredPrompt {
+  private find(name: unknown, ctx: McpRequestContext): RegisteredPrompt {
     if (typeof name !== 'string' || name.length === 0) {
       throw GatewayError.invalidParams('prompts/get needs params.name (a prompt name)', {
         field: 'name',
       });
     }
     const prompt = this.registry.get(name);
-    if (!prompt || !this.visibility.isVisible(prompt, clientId)) throw unknownPrompt(name);
+    // Governance's visibility guard judged the prompt; one it refused never gets here.
+    if (!prompt || !ctx.call.visible) throw unknownPrompt(name);
     return prompt;
   }
 }

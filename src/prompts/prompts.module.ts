@@ -6,15 +6,15 @@ import { CompletionMethods } from './completion.methods';
 import { PromptArgumentCompleter } from './prompt-argument.completer';
 import { PromptVisibility } from './prompt-visibility';
 import { PromptExplorer } from './prompt.explorer';
-import { PromptRegistry } from './prompt.registry';
+import { PromptRegistryModule } from './prompt-registry.module';
+import { LedgerModule } from '../ledger/ledger.module';
 import { PromptsMethods } from './prompts.methods';
 import { SkillTemplateCompleter } from './skill-template.completer';
 
 /** Prompts (@Prompt methods of @Capability() providers) and argument completion. */
 @Module({
-  imports: [DiscoveryModule, ResourcesModule],
+  imports: [DiscoveryModule, ResourcesModule, PromptRegistryModule, LedgerModule],
   providers: [
-    PromptRegistry,
     PromptVisibility,
     PromptExplorer,
     PromptsMethods,
@@ -22,7 +22,7 @@ import { SkillTemplateCompleter } from './skill-template.completer';
     SkillTemplateCompleter,
     CompletionMethods,
   ],
-  exports: [PromptRegistry],
+  exports: [PromptRegistryModule],
 })
 export class PromptsModule implements OnModuleInit {
   constructor(private readonly capabilities: ServerCapabilities) {}

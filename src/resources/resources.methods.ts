@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
+import { Governed } from '../governance/governed.decorator';
 import { McpMethod } from '../json-rpc/mcp-method.decorator';
 import { McpContext, McpParams } from '../json-rpc/mcp-params.decorator';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
@@ -58,6 +59,7 @@ export class ResourcesMethods {
   }
 
   @McpMethod('resources/read', { audited: true })
+  @Governed({ kind: 'resource', target: 'uri' })
   async read(
     @McpParams() params: JsonRpcParams,
     @McpContext() ctx: McpRequestContext,
@@ -65,9 +67,10 @@ export class ResourcesMethods {
     const uri = params.uri;
     if (typeof uri !== 'string')
       throw GatewayError.invalidParams('resources/read needs params.uri', { field: 'uri' });
-    ctx.call.target = uri;
     const { resource } = this.providers.resolve(uri);
-    if (!this.visibility.isVisible(resource.visibilityUri, ctx.clientId)) throw notFound(uri);
+    // The guard judges skill URIs; another provider's resource is judged here, once.
+    if (!ctx.call.visible && !this.visibility.isVisible(resource.visibilityUri, ctx.clientId))
+      throw notFound(uri);
     return resource.read({ uri, params, clientId: ctx.clientId, signal: ctx.signal });
   }
 

@@ -1,4 +1,5 @@
 import { Module, OnModuleInit } from '@nestjs/common';
+import { LedgerModule } from '../ledger/ledger.module';
 import { ServerCapabilities } from '../lifecycle/server-capabilities.service';
 import { SKILL_TEXT_SOURCE } from '../tools/tools.constants';
 import { ResourceProviders } from './resource-providers';
@@ -18,6 +19,7 @@ import { SKILLS_EXTENSION, SkillsMethods } from './skills.methods';
  * serve resources of their own schemes.
  */
 @Module({
+  imports: [LedgerModule],
   controllers: [SkillMirrorController],
   providers: [
     SkillCatalog,

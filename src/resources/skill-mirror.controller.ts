@@ -8,6 +8,7 @@ import { LATEST_PROTOCOL_VERSION } from '../json-rpc/protocol-version';
 import { SessionRegistry } from '../session/session.registry';
 import { ClientIdentityResolver } from '../governance/identity/client-identity.resolver';
 import { sendHttpError } from '../transport/http/http-reply';
+import { identifyOrRefuse } from '../transport/http/identity-refusal';
 import { META_ETAG } from './resource-entry';
 import { META_NOT_MODIFIED } from './resources.methods';
 import { formatSkillUri } from './skill-uri';
@@ -48,7 +49,7 @@ export class SkillMirrorController {
     @Req() req: Request,
     @Res() res: Response,
   ) {
-    const clientId = this.identity.identify(req, res);
+    const clientId = identifyOrRefuse(this.identity, req, res);
     if (clientId === undefined) return;
     const uri = formatSkillUri({ category, name, path: [] });
     const full = await this.readThroughGateway(clientId, {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
+import { Governed } from '../governance/governed.decorator';
 import { McpMethod } from '../json-rpc/mcp-method.decorator';
 import { McpContext, McpParams } from '../json-rpc/mcp-params.decorator';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
@@ -15,7 +16,7 @@ import { ToolExecutor } from './tool.executor';
 import { ToolRegistry } from './tool.registry';
 import { TOOLS_PAGE_SIZE } from './tools.constants';
 
-/** `tools/list` and `tools/call`. Governance and the ledger wrap these through guards and interceptors. */
+/** `tools/list` and `tools/call`; the list filters with the same VisibilityPolicy the call's guard uses. */
 @Injectable()
 export class ToolsMethods {
   constructor(
@@ -46,6 +47,7 @@ export class ToolsMethods {
   }
 
   @McpMethod('tools/call', { audited: true, limitedParams: ['arguments'] })
+  @Governed({ kind: 'tool', target: 'name' })
   async call(
     @McpParams() params: JsonRpcParams,
     @McpContext() ctx: McpRequestContext,
@@ -61,10 +63,9 @@ export class ToolsMethods {
         field: 'arguments',
       });
     }
-    ctx.call.target = name;
     const tool = this.registry.get(name);
-    // A tool the client may not see answers exactly like one that does not exist.
-    if (!tool || !this.visibility.isVisible(tool, ctx.clientId)) {
+    // Governance's visibility guard judged the tool; one it refused never gets here.
+    if (!tool || !ctx.call.visible) {
       throw new GatewayError(ErrorCode.ToolNotFound, `Tool not found: ${name}`, {
         data: { tool: name },
       });

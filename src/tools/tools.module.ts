@@ -7,14 +7,14 @@ import { ToolLimitHints } from './tool-limit-hints';
 import { ToolListCache } from './tool-list.cache';
 import { ToolVisibility } from './tool-visibility';
 import { ToolExecutor } from './tool.executor';
-import { ToolRegistry } from './tool.registry';
+import { ToolRegistryModule } from './tool-registry.module';
+import { LedgerModule } from '../ledger/ledger.module';
 import { ToolsListChangedNotifier } from './tools-list-changed.notifier';
 import { ToolsMethods } from './tools.methods';
 
 @Module({
-  imports: [DiscoveryModule, ResourcesModule],
+  imports: [DiscoveryModule, ResourcesModule, ToolRegistryModule, LedgerModule],
   providers: [
-    ToolRegistry,
     HandlerExplorer,
     ToolListCache,
     ToolVisibility,
@@ -23,7 +23,7 @@ import { ToolsMethods } from './tools.methods';
     ToolsMethods,
     ToolsListChangedNotifier,
   ],
-  exports: [ToolRegistry, ToolVisibility],
+  exports: [ToolRegistryModule, ToolVisibility],
 })
 export class ToolsModule implements OnModuleInit {
   constructor(private readonly capabilities: ServerCapabilities) {}

@@ -22,9 +22,9 @@ interface Facts {
 const CLAIM_SLACK_MS = 60_000;
 
 /**
- * Second guard: refuses a call whose estimated cost is above the client's
- * `max_cost_per_call`; otherwise reserves the estimate on this month's
- * budget, or refuses the call when it does not fit (MonthlySpend settles
+ * The budget step of @Governed(), after visibility: refuses a call whose
+ * estimated cost is above the client's `max_cost_per_call`; otherwise
+ * reserves the estimate on this month's budget, or refuses the call when it does not fit (MonthlySpend settles
  * the claim when the call completes, and releases it when a later guard
  * refuses). The estimate (the tool's `estimatedCost`, 0 for resources) and
  * the cap on a reported cost are recorded on the call for the ledger.

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_CONFIG } from '../../config/config.defaults';
-import { CallObservers, CompletedCall } from '../../json-rpc/call-observers';
+import { AuditTrail } from '../../json-rpc/audit-trail';
+import { CompletedCall } from '../../json-rpc/call-observers';
 import { McpRequestContext } from '../../json-rpc/mcp-request-context';
 import { KyselyLedgerStore } from '../../ledger/kysely-ledger.store';
 import { LedgerRow } from '../../ledger/ledger-row';
@@ -93,7 +94,7 @@ describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
       structuredClone(DEFAULT_CONFIG),
       store,
       ledger,
-      new CallObservers(),
+      new AuditTrail(),
       metrics,
     );
   });

@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
-import { CallObserver, CallObservers, CompletedCall } from '../../json-rpc/call-observers';
+import { AuditTrail } from '../../json-rpc/audit-trail';
+import { CallObserver, CompletedCall } from '../../json-rpc/call-observers';
 import { LEDGER_STORE, LedgerStore } from '../../ledger/ledger-store';
 import { GovernanceMetrics } from '../governance.metrics';
 import { chargedCost } from '../../ledger/charged-cost';
@@ -49,7 +50,7 @@ export class MonthlySpend implements CallObserver, OnModuleInit {
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
     @Inject(SPEND_STORE) private readonly store: SpendStore,
     @Inject(LEDGER_STORE) private readonly ledger: LedgerStore,
-    private readonly observers: CallObservers,
+    private readonly observers: AuditTrail,
     private readonly metrics: GovernanceMetrics,
   ) {
     this.ledgerRecords = config.ledger.enabled;

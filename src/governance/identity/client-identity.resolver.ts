@@ -1,13 +1,12 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { IncomingMessage, ServerResponse } from 'node:http';
+import { Inject, Injectable } from '@nestjs/common';
+import { IncomingMessage } from 'node:http';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { AuthConfig, GatewayConfig } from '../../config/gateway-config';
 import { ErrorCode } from '../../errors/error-code';
 import { GatewayError } from '../../errors/gateway.error';
-import { failure } from '../../json-rpc/json-rpc.responses';
 import { resolveHttpClientId } from '../../transport/http/http-client-id';
-import { sendJson } from '../../transport/http/http-reply';
 import { ApiKeys } from './api-keys';
+import { IdentityRefused } from './identity-refused.error';
 
 const CLIENT_ID_HEADER = 'x-mcp-client-id';
 /** The stdio process's API key in `auth.mode: api_key`. */
@@ -16,25 +15,15 @@ export const STDIO_API_KEY_ENV = 'MCP_API_KEY';
 export const STDIO_CLIENT_ID_ENV = 'MCP_CLIENT_ID';
 export const DEFAULT_STDIO_CLIENT_ID = 'stdio-client';
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
-const REALM = 'Bearer realm="owlclaw-mcp-gateway"';
-
-interface Refusal {
-  status: 400 | 401 | 403;
-  message: string;
-  code: ErrorCode;
-}
-
-type Resolution = { clientId: string } | { refusal: Refusal };
 
 /**
- * Who an HTTP request comes from, for quotas, visibility and the ledger.
- * `auth.mode` api_key: the Bearer key's client (401 when missing or wrong);
- * none: X-MCP-Client-ID, else the peer address. Refusals are written as a
- * JSON-RPC error body with the HTTP status, like every transport refusal.
+ * Who a request comes from, for quotas, visibility and the ledger. HTTP,
+ * `auth.mode` api_key: the Bearer key's client; none: X-MCP-Client-ID, else
+ * the peer address. A caller that cannot be identified is refused with an
+ * IdentityRefused, which the HTTP transport answers.
  */
 @Injectable()
 export class ClientIdentityResolver {
-  private readonly logger = new Logger('ClientIdentity');
   private readonly mode: AuthConfig['mode'];
 
   constructor(
@@ -44,29 +33,41 @@ export class ClientIdentityResolver {
     this.mode = config.auth.mode;
   }
 
-  /** The caller's client id, or undefined with the refusal (400/401) already written. */
-  identify(req: IncomingMessage, res: ServerResponse): string | undefined {
-    const resolution = this.resolve(req);
-    if ('refusal' in resolution) return this.refuse(req, res, resolution.refusal);
-    return resolution.clientId;
+  /** The caller's client id; throws IdentityRefused (400/401). */
+  identify(req: IncomingMessage): string {
+    if (this.mode === 'none') {
+      try {
+        return resolveHttpClientId(req);
+      } catch (err) {
+        const message = err instanceof GatewayError ? err.message : 'Invalid X-MCP-Client-ID';
+        throw new IdentityRefused(400, ErrorCode.InvalidRequest, message);
+      }
+    }
+    const key = BEARER.exec(req.headers.authorization ?? '')?.[1];
+    const clientId = key === undefined ? undefined : this.keys.clientFor(key);
+    if (clientId !== undefined) return clientId;
+    throw new IdentityRefused(
+      401,
+      ErrorCode.GovernanceDenied,
+      key === undefined
+        ? 'Unauthorized: send Authorization: Bearer <API key>'
+        : 'Unauthorized: the API key is not valid',
+    );
   }
 
   /**
    * Whether a request may use a session, whose identity was bound at
-   * initialize; false with 400/401/403 already written. Without an API key
-   * (mode none) a request that names no client rides on the session id alone.
+   * initialize; throws IdentityRefused (400/401/403) when not. Without an API
+   * key (mode none) a request that names no client rides on the session id alone.
    */
-  checkSessionOwner(req: IncomingMessage, res: ServerResponse, sessionClientId: string): boolean {
-    if (this.mode === 'none' && req.headers[CLIENT_ID_HEADER] === undefined) return true;
-    const clientId = this.identify(req, res);
-    if (clientId === undefined) return false;
-    if (clientId === sessionClientId) return true;
-    this.refuse(req, res, {
-      status: 403,
-      code: ErrorCode.GovernanceDenied,
-      message: 'Forbidden: this session belongs to another client',
-    });
-    return false;
+  checkSessionOwner(req: IncomingMessage, sessionClientId: string): void {
+    if (this.mode === 'none' && req.headers[CLIENT_ID_HEADER] === undefined) return;
+    if (this.identify(req) === sessionClientId) return;
+    throw new IdentityRefused(
+      403,
+      ErrorCode.GovernanceDenied,
+      'Forbidden: this session belongs to another client',
+    );
   }
 
   /**
@@ -93,43 +94,5 @@ export class ClientIdentityResolver {
       );
     }
     return clientId;
-  }
-
-  private resolve(req: IncomingMessage): Resolution {
-    if (this.mode === 'none') {
-      try {
-        return { clientId: resolveHttpClientId(req) };
-      } catch (err) {
-        const message = err instanceof GatewayError ? err.message : 'Invalid X-MCP-Client-ID';
-        return { refusal: { status: 400, code: ErrorCode.InvalidRequest, message } };
-      }
-    }
-    const key = BEARER.exec(req.headers.authorization ?? '')?.[1];
-    const clientId = key === undefined ? undefined : this.keys.clientFor(key);
-    if (clientId !== undefined) return { clientId };
-    return {
-      refusal: {
-        status: 401,
-        code: ErrorCode.GovernanceDenied,
-        message:
-          key === undefined
-            ? 'Unauthorized: send Authorization: Bearer <API key>'
-            : 'Unauthorized: the API key is not valid',
-      },
-    };
-  }
-
-  private refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal): undefined {
-    this.logger.warn({
-      msg: 'request refused',
-      status: refusal.status,
-      path: (req.url ?? '').split('?', 1)[0],
-      reason: refusal.message,
-    });
-    if (refusal.status === 401) res.setHeader('WWW-Authenticate', REALM);
-    const data: Record<string, unknown> = { retryable: false, http_status: refusal.status };
-    if (refusal.code === ErrorCode.GovernanceDenied) data.reason = 'forbidden';
-    sendJson(res, refusal.status, failure(null, refusal.code, refusal.message, data));
-    return undefined;
   }
 }

@@ -29,8 +29,8 @@ interface CountedWindow {
 }
 
 /**
- * Last guard: rate limits with @nestjs/throttler's options and storage,
- * under the named throttlers `minute` and `day`. The tracker is the client
+ * The last step of @Governed(): rate limits with @nestjs/throttler's
+ * options and storage, under the named throttlers `minute` and `day`. The tracker is the client
  * id; limits come from the client's quota, and a tool may have its own,
  * stricter window (`tool_limits`, the handler's `rateLimits`). Counters live
  * in the ThrottlerStorage: in-process, or Redis for one limit across

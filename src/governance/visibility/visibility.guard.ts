@@ -11,9 +11,10 @@ import { GovernanceRules } from '../rules/governance-rules';
 import { VisibilityPolicy } from './visibility.policy';
 
 /**
- * First of the quota guards: a tool, resource or prompt the client may not
- * see (or that does not exist) is answered exactly as the handler answers an
- * unknown one (-32001 / -32002 / -32602), before it can spend budget or rate limit.
+ * The call's one visibility check, before it can spend budget or rate limit:
+ * a tool, skill resource or prompt the client may not see (or that does not
+ * exist) is answered exactly as an unknown one (-32001 / -32002 / -32602).
+ * The method trusts `call.visible` instead of checking again.
  */
 @Injectable()
 export class VisibilityGuard implements CanActivate {
@@ -29,7 +30,6 @@ export class VisibilityGuard implements CanActivate {
     const call = governedCallOf(context);
     if (!call) return true;
     call.context.call.target = call.target;
-    if (!this.rules.enabled) return true;
     if (call.kind === 'tool') this.checkTool(call);
     else if (call.kind === 'prompt') this.checkPrompt(call);
     else this.checkResource(call);
@@ -38,9 +38,11 @@ export class VisibilityGuard implements CanActivate {
 
   private checkTool(call: GovernedCall): void {
     const tool = this.tools.get(call.target);
-    if (tool && this.policy.isToolVisible(tool.name, call.clientId, tool.options.visibility))
+    if (tool && this.policy.isToolVisible(tool.name, call.clientId, tool.options.visibility)) {
+      call.context.call.visible = true;
       return;
-    if (tool) this.decisions.hidden(call);
+    }
+    if (tool) this.hidden(call);
     throw new GatewayError(ErrorCode.ToolNotFound, `Tool not found: ${call.target}`, {
       data: { tool: call.target },
     });
@@ -48,20 +50,31 @@ export class VisibilityGuard implements CanActivate {
 
   private checkPrompt(call: GovernedCall): void {
     const prompt = this.prompts.get(call.target);
-    if (prompt && this.policy.isPromptVisible(prompt.name, call.clientId, prompt.options.reads))
+    if (prompt && this.policy.isPromptVisible(prompt.name, call.clientId, prompt.options.reads)) {
+      call.context.call.visible = true;
       return;
-    if (prompt) this.decisions.hidden(call);
+    }
+    if (prompt) this.hidden(call);
     throw unknownPrompt(call.target);
   }
 
   private checkResource(call: GovernedCall): void {
     const uri = canonicalSkillUri(call.target);
-    // A malformed URI is the handler's to answer (-32602).
-    if (uri === undefined || this.policy.isResourceVisible(uri, call.clientId)) return;
-    this.decisions.hidden(call);
+    // Another scheme's URI (its provider knows what it reveals) or a malformed one is the method's to judge.
+    if (uri === undefined) return;
+    if (this.policy.isResourceVisible(uri, call.clientId)) {
+      call.context.call.visible = true;
+      return;
+    }
+    this.hidden(call);
     throw new GatewayError(ErrorCode.ResourceNotFound, `Resource not found: ${call.target}`, {
       data: { uri: call.target },
     });
+  }
+
+  /** A decision is logged only while governance is on (with it off only `visibility: 'hidden'` hides). */
+  private hidden(call: GovernedCall): void {
+    if (this.rules.enabled) this.decisions.hidden(call);
   }
 }
 

@@ -8,6 +8,7 @@ import { McpSession, SessionTransport } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
 import { headerValue, PROTOCOL_VERSION_HEADER, SESSION_HEADER } from './http-headers';
 import { sendHttpError } from './http-reply';
+import { identifyOrRefuse, ownsSessionOrRefuse } from './identity-refusal';
 import { sendLimitRefusal } from './limit-refusal';
 
 /**
@@ -46,7 +47,7 @@ export class HttpSessionLookup {
     transport: SessionTransport,
     requestId: JsonRpcId | null = null,
   ): McpSession | undefined {
-    const clientId = this.identity.identify(req, res);
+    const clientId = identifyOrRefuse(this.identity, req, res);
     if (clientId === undefined) return undefined;
     try {
       return this.sessions.create(transport, clientId);
@@ -80,7 +81,7 @@ export class HttpSessionLookup {
       );
       return undefined;
     }
-    if (!this.identity.checkSessionOwner(req, res, session.clientId)) return undefined;
+    if (!ownsSessionOrRefuse(this.identity, req, res, session.clientId)) return undefined;
     session.touch();
     return session;
   }
