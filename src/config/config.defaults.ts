@@ -68,8 +68,6 @@ export const DEFAULT_CONFIG: GatewayConfig = deepFreeze<GatewayConfig>({
   stdio: { shutdown_grace_seconds: 5, max_line_bytes: FOUR_MIB },
   tools: {
     default_timeout_seconds: 300,
-    async_threshold_seconds: 30,
-    cache_ttl_seconds: 300,
     progress_interval_seconds: 30,
   },
   resources: { skills_dir: './capabilities', cache_ttl_seconds: 600 },
@@ -113,7 +111,7 @@ export const DEFAULT_CONFIG: GatewayConfig = deepFreeze<GatewayConfig>({
     retention_days: 90,
   },
   // stderr only: in stdio mode stdout is the protocol channel.
-  logging: { level: 'info', format: 'json', output: 'stderr' },
+  logging: { level: 'info', format: 'json' },
   limits: {
     sessions_per_client: 32,
     sessions_total: 10_000,

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
+import { absoluteConfigPath, PATH_KEYS, PathContext } from './config-paths';
 import { ConfigValidationError } from './config-validation.error';
 import { DEFAULT_CONFIG } from './config.defaults';
 import { validateGatewayConfigShape } from './config.schema';
@@ -23,7 +24,7 @@ export interface LoadGatewayConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Highest-precedence values, normally CLI flags. `undefined` members mean "not given". */
   overrides?: DeepPartial<GatewayConfig>;
-  /** Directory for the default config path and relative file paths; defaults to process.cwd(). */
+  /** Directory for the default config path and for relative paths set by env or flags; defaults to process.cwd(). */
   cwd?: string;
 }
 
@@ -36,6 +37,8 @@ export interface LoadedGatewayConfig {
    * ignored, but the start-up log should mention them because they are usually typos.
    */
   ignoredEnvVars: string[];
+  /** Seed keys found in the file that this gateway accepts but does not use (see SEED_ONLY_KEYS). */
+  ignoredKeys: string[];
 }
 
 /** Used when neither configPath nor MCP_SERVER_CONFIG is given, and only if it exists. */
@@ -68,6 +71,16 @@ export const ENV_ALIASES: Readonly<Record<string, readonly string[]>> = {
   MCP_SERVER_TOOLS_TIMEOUT: ['tools', 'default_timeout_seconds'],
   MCP_SERVER_SKILLS_DIR: ['resources', 'skills_dir'],
 };
+
+/**
+ * Keys of the seed's sample file (§9.1) that nothing here implements: a file
+ * written from the seed still loads, and the start-up log names what it ignores.
+ */
+export const SEED_ONLY_KEYS: readonly (readonly string[])[] = [
+  ['tools', 'async_threshold_seconds'],
+  ['tools', 'cache_ttl_seconds'],
+  ['logging', 'output'],
+];
 
 const FILE_ROOT_KEY = 'mcp_server';
 const CLI_ORIGIN = 'command-line options';
@@ -155,6 +168,7 @@ export function loadGatewayConfigWithSource(
 
   const file = resolveConfigFile(options.configPath, env, cwd, problems);
   const fileSection = file ? readConfigFile(file, problems) : undefined;
+  const ignoredKeys = dropSeedOnlyKeys(fileSection);
   const envLayer = readEnv(env, problems);
 
   const merged = structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>;
@@ -187,12 +201,63 @@ export function loadGatewayConfigWithSource(
       });
     }
   }
-  checkTlsFiles(merged, cwd, originOf, problems);
+  if (shape.ok) {
+    const from = (keyPath: readonly string[]): 'file' | 'default' | 'cwd' => {
+      const origin = originOf(keyPath);
+      if (origin === undefined) return 'default';
+      return file !== undefined && origin === file.display ? 'file' : 'cwd';
+    };
+    resolvePaths(shape.config, from, {
+      cwd,
+      env,
+      transport: shape.config.transport,
+      file: file?.absolute,
+    });
+  }
+  checkTlsFiles(shape.ok ? shape.config : merged, cwd, originOf, problems);
 
   if (problems.length > 0 || !shape.ok) {
     throw new ConfigValidationError(problems.map(render));
   }
-  return { config: shape.config, source: file?.absolute, ignoredEnvVars: envLayer.ignored };
+  return {
+    config: shape.config,
+    source: file?.absolute,
+    ignoredEnvVars: envLayer.ignored,
+    ignoredKeys,
+  };
+}
+
+/** Removes SEED_ONLY_KEYS from the file's section, in place, and names those it found. */
+function dropSeedOnlyKeys(section: unknown): string[] {
+  const found: string[] = [];
+  for (const keyPath of SEED_ONLY_KEYS) {
+    const parent = isMapping(section) ? section[keyPath[0]] : undefined;
+    if (isMapping(parent) && Object.hasOwn(parent, keyPath[1])) {
+      delete parent[keyPath[1]];
+      found.push(keyLabel(keyPath));
+    }
+  }
+  return found;
+}
+
+/** Makes every path key absolute, in place, by where its value came from (see config-paths.ts). */
+function resolvePaths(
+  config: GatewayConfig,
+  from: (keyPath: readonly string[]) => 'file' | 'default' | 'cwd',
+  ctx: PathContext,
+): void {
+  for (const key of PATH_KEYS) {
+    let node: unknown = config;
+    for (const segment of key.path.slice(0, -1)) node = isMapping(node) ? node[segment] : undefined;
+    if (!isMapping(node)) continue;
+    const leaf = key.path[key.path.length - 1];
+    const value = node[leaf];
+    const origin = from(key.path);
+    if (typeof value === 'string') node[leaf] = absoluteConfigPath(value, key.anchor, origin, ctx);
+    else if (Array.isArray(value)) {
+      node[leaf] = value.map((entry: string) => absoluteConfigPath(entry, key.anchor, origin, ctx));
+    }
+  }
 }
 
 interface ConfigFile {
@@ -469,16 +534,16 @@ function mergeLayer(
 
 /**
  * TLS files are checked here, not in the schema, because "exists and is
- * readable" depends on the filesystem and on the working directory the server
- * will resolve relative paths against.
+ * readable" depends on the filesystem. Valid paths are absolute by now; cwd
+ * only places those of a config that failed the schema anyway.
  */
 function checkTlsFiles(
-  merged: Record<string, unknown>,
+  merged: object,
   cwd: string,
   originOf: (keyPath: readonly string[]) => string | undefined,
   problems: Problem[],
 ): void {
-  const http = merged.http;
+  const http = (merged as Record<string, unknown>).http;
   const tls = isMapping(http) ? http.tls : undefined;
   if (!isMapping(tls) || tls.enabled !== true) return;
   for (const key of ['cert_file', 'key_file']) {
@@ -493,8 +558,7 @@ function checkTlsFiles(
       continue;
     }
     if (typeof value !== 'string' || value.trim() === '') continue; // the schema reports these
-    const absolute = path.resolve(cwd, value);
-    const problem = unreadableFileReason(absolute);
+    const problem = unreadableFileReason(path.resolve(cwd, value));
     if (problem) {
       problems.push({ subject: keyLabel(keyPath), message: problem, origin: originOf(keyPath) });
     }

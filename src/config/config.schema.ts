@@ -38,8 +38,6 @@ import { GatewayConfig, LogLevel, TransportKind } from './gateway-config';
 export const TRANSPORTS: readonly TransportKind[] = ['stdio', 'http'];
 export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 export const LOG_FORMATS: readonly GatewayConfig['logging']['format'][] = ['json', 'pretty'];
-// stdout carries the protocol in stdio mode, so logs may only go to stderr.
-export const LOG_OUTPUTS: readonly GatewayConfig['logging']['output'][] = ['stderr'];
 
 /**
  * Accepts the seed's Python-style upper-case levels (DEBUG, INFO, WARNING, ERROR)
@@ -202,14 +200,6 @@ class ToolsSchema {
   @Min(1)
   @IsInt()
   default_timeout_seconds!: number;
-
-  @Min(1)
-  @IsInt()
-  async_threshold_seconds!: number;
-
-  @Min(1)
-  @IsInt()
-  cache_ttl_seconds!: number;
 
   @Min(1)
   @IsInt()
@@ -414,9 +404,6 @@ class LoggingSchema {
 
   @IsIn(LOG_FORMATS)
   format!: GatewayConfig['logging']['format'];
-
-  @IsIn(LOG_OUTPUTS)
-  output!: GatewayConfig['logging']['output'];
 }
 
 class LimitsSchema {

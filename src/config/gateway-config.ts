@@ -43,8 +43,6 @@ export interface StdioConfig {
 
 export interface ToolsConfig {
   default_timeout_seconds: number;
-  async_threshold_seconds: number;
-  cache_ttl_seconds: number;
   progress_interval_seconds: number;
 }
 
@@ -126,7 +124,6 @@ export interface LedgerConfig {
 export interface LoggingConfig {
   level: LogLevel;
   format: 'json' | 'pretty';
-  output: 'stderr';
 }
 
 /**
