@@ -9,20 +9,6 @@ import * as path from 'node:path';
  */
 export type PathAnchor = 'installation' | 'state' | 'cwd';
 
-export interface PathKey {
-  /** Key path below mcp_server; a list value has each entry resolved. */
-  path: readonly string[];
-  anchor: PathAnchor;
-}
-
-export const PATH_KEYS: readonly PathKey[] = [
-  { path: ['resources', 'skills_dir'], anchor: 'installation' },
-  { path: ['ledger', 'sqlite_path'], anchor: 'state' },
-  { path: ['capabilities', 'modules'], anchor: 'cwd' },
-  { path: ['http', 'tls', 'cert_file'], anchor: 'cwd' },
-  { path: ['http', 'tls', 'key_file'], anchor: 'cwd' },
-];
-
 const SQLITE_MEMORY = ':memory:';
 
 /** The package root: dist/config/ and src/config/ both sit two levels below it. */

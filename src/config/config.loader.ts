@@ -1,10 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
-import { absoluteConfigPath, PATH_KEYS, PathContext } from './config-paths';
+import { absoluteConfigPath, PathAnchor, PathContext } from './config-paths';
+import { LeafKind, schemaKeysAt, schemaLeaves } from './config-schema.decorators';
 import { ConfigValidationError } from './config-validation.error';
 import { DEFAULT_CONFIG } from './config.defaults';
-import { validateGatewayConfigShape } from './config.schema';
+import { GatewayConfigSchema, validateGatewayConfigShape } from './config.schema';
 import { GatewayConfig } from './gateway-config';
 
 /**
@@ -52,19 +53,11 @@ export const RESERVED_ENV_VARS: readonly string[] = [
   'MCP_SERVER_METRICS_TOKEN',
 ];
 
-type LeafKind = 'string' | 'number' | 'boolean' | 'string[]';
-
 export interface EnvBinding {
   /** Key path below mcp_server. */
   path: readonly string[];
   kind: LeafKind;
 }
-
-// Keys that exist in the schema but have no default, so walking DEFAULT_CONFIG cannot find them.
-const OPTIONAL_LEAVES: readonly EnvBinding[] = [
-  { path: ['http', 'tls', 'cert_file'], kind: 'string' },
-  { path: ['http', 'tls', 'key_file'], kind: 'string' },
-];
 
 /** The seed's §9.2 short names, for keys whose systematic name is longer. */
 export const ENV_ALIASES: Readonly<Record<string, readonly string[]>> = {
@@ -88,27 +81,22 @@ const DEFAULTS_ORIGIN = 'built-in defaults';
 // Assigning these through a merge would rewrite prototypes, not data.
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** The path keys of the schema (@ConfigPath), made absolute after validation. */
+const PATH_KEYS: ReadonlyArray<{ path: readonly string[]; anchor: PathAnchor }> = schemaLeaves(
+  GatewayConfigSchema,
+).flatMap((leaf) => (leaf.anchor ? [{ path: leaf.path, anchor: leaf.anchor }] : []));
+
 /**
  * Every systematic MCP_SERVER_<PATH> variable, keyed by name. Built by walking
- * the key tree rather than splitting names, because keys contain underscores
+ * the schema's keys rather than splitting names, because keys contain underscores
  * (MCP_SERVER_HTTP_BODY_LIMIT_BYTES could not be split unambiguously).
  */
 export const ENV_BINDINGS: ReadonlyMap<string, EnvBinding> = buildEnvBindings();
 
 function buildEnvBindings(): Map<string, EnvBinding> {
-  const leaves: EnvBinding[] = [];
-  const walk = (node: Record<string, unknown>, at: string[]): void => {
-    for (const [key, value] of Object.entries(node)) {
-      const here = [...at, key];
-      if (isMapping(value)) walk(value, here);
-      else leaves.push({ path: here, kind: kindOf(value, here) });
-    }
-  };
-  walk(DEFAULT_CONFIG as unknown as Record<string, unknown>, []);
-  leaves.push(...OPTIONAL_LEAVES);
-
   const bindings = new Map<string, EnvBinding>();
-  for (const leaf of leaves) {
+  for (const { path: keyPath, kind } of schemaLeaves(GatewayConfigSchema)) {
+    const leaf: EnvBinding = { path: keyPath, kind };
     const name = envVariableFor(leaf.path);
     if (bindings.has(name) || name in ENV_ALIASES || RESERVED_ENV_VARS.includes(name)) {
       // A programming error in the schema, not a user error: fail at import time.
@@ -117,14 +105,6 @@ function buildEnvBindings(): Map<string, EnvBinding> {
     bindings.set(name, leaf);
   }
   return bindings;
-}
-
-function kindOf(value: unknown, at: string[]): LeafKind {
-  if (typeof value === 'string') return 'string';
-  if (typeof value === 'number') return 'number';
-  if (typeof value === 'boolean') return 'boolean';
-  if (Array.isArray(value)) return 'string[]';
-  throw new Error(`DEFAULT_CONFIG.${at.join('.')} has a type the env mapping cannot express`);
 }
 
 /** The systematic env variable name of a key path (below mcp_server). */
@@ -390,7 +370,7 @@ function readConfigFile(file: ConfigFile, problems: Problem[]): unknown {
   return section;
 }
 
-const DEFAULT_CONFIG_KEYS = new Set(Object.keys(DEFAULT_CONFIG));
+const DEFAULT_CONFIG_KEYS = new Set(schemaKeysAt(GatewayConfigSchema, []));
 
 interface EnvLayer {
   values: Record<string, unknown>;
@@ -453,7 +433,7 @@ const NUMBER_PATTERN = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 const TRUE_WORDS = new Set(['true', '1', 'yes']);
 const FALSE_WORDS = new Set(['false', '0', 'no']);
 
-/** Env values are text; the key's type in DEFAULT_CONFIG says how to read them. */
+/** Env values are text; the key's kind in the schema says how to read them. */
 function convertEnvValue(raw: string, kind: LeafKind): Conversion {
   const text = raw.trim();
   switch (kind) {
@@ -580,16 +560,7 @@ function unreadableFileReason(absolute: string): string | undefined {
 /** " (did you mean port?)" for a typo close to a sibling key, else "". */
 function suggestKey(keyPath: readonly string[]): string {
   const typed = keyPath[keyPath.length - 1];
-  const siblings = new Set<string>();
-  let node: unknown = DEFAULT_CONFIG;
-  for (const segment of keyPath.slice(0, -1)) {
-    node = isMapping(node) ? node[segment] : undefined;
-  }
-  if (isMapping(node)) Object.keys(node).forEach((key) => siblings.add(key));
-  const parent = keyPath.slice(0, -1).join('.');
-  for (const leaf of OPTIONAL_LEAVES) {
-    if (leaf.path.slice(0, -1).join('.') === parent) siblings.add(leaf.path[leaf.path.length - 1]);
-  }
+  const siblings = schemaKeysAt(GatewayConfigSchema, keyPath.slice(0, -1));
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of siblings) {
