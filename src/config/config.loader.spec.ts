@@ -3,8 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 // The loader is imported before anything from Nest on purpose: the CLI does the same, so this
 // proves the config code does not depend on Nest having installed reflect-metadata.
+import { ENV_BINDINGS } from './config-env.reader';
 import {
-  ENV_BINDINGS,
   loadGatewayConfig,
   loadGatewayConfigWithSource,
   LoadGatewayConfigOptions,

@@ -2,10 +2,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { absoluteConfigPath, PathAnchor, PathContext } from './config-paths';
-import { LeafKind, schemaKeysAt, schemaLeaves } from './config-schema.decorators';
+import { schemaKeysAt, schemaLeaves } from './config-schema.decorators';
 import { ConfigValidationError } from './config-validation.error';
 import { DEFAULT_CONFIG } from './config.defaults';
 import { GatewayConfigSchema, validateGatewayConfigShape } from './config.schema';
+import { CONFIG_PATH_ENV, readEnv } from './config-env.reader';
+import { suggestKey } from './config-key.suggestion';
+import { FILE_ROOT_KEY, keyLabel, Problem, render } from './config-problem';
 import { GatewayConfig } from './gateway-config';
 
 /**
@@ -44,27 +47,6 @@ export interface LoadedGatewayConfig {
 
 /** Used when neither configPath nor MCP_SERVER_CONFIG is given, and only if it exists. */
 export const DEFAULT_CONFIG_PATH = 'config/mcp-server.yaml';
-export const CONFIG_PATH_ENV = 'MCP_SERVER_CONFIG';
-export const ENV_PREFIX = 'MCP_SERVER_';
-/** Claimed by this and later work; never treated as config keys, never reported as unknown. */
-export const RESERVED_ENV_VARS: readonly string[] = [
-  CONFIG_PATH_ENV,
-  'MCP_SERVER_ADMIN_TOKEN',
-  'MCP_SERVER_METRICS_TOKEN',
-];
-
-export interface EnvBinding {
-  /** Key path below mcp_server. */
-  path: readonly string[];
-  kind: LeafKind;
-}
-
-/** The seed's §9.2 short names, for keys whose systematic name is longer. */
-export const ENV_ALIASES: Readonly<Record<string, readonly string[]>> = {
-  MCP_SERVER_TOOLS_TIMEOUT: ['tools', 'default_timeout_seconds'],
-  MCP_SERVER_SKILLS_DIR: ['resources', 'skills_dir'],
-};
-
 /**
  * Keys of the seed's sample file (§9.1) that nothing here implements: a file
  * written from the seed still loads, and the start-up log names what it ignores.
@@ -75,7 +57,6 @@ export const SEED_ONLY_KEYS: readonly (readonly string[])[] = [
   ['logging', 'output'],
 ];
 
-const FILE_ROOT_KEY = 'mcp_server';
 const CLI_ORIGIN = 'command-line options';
 const DEFAULTS_ORIGIN = 'built-in defaults';
 // Assigning these through a merge would rewrite prototypes, not data.
@@ -85,49 +66,6 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const PATH_KEYS: ReadonlyArray<{ path: readonly string[]; anchor: PathAnchor }> = schemaLeaves(
   GatewayConfigSchema,
 ).flatMap((leaf) => (leaf.anchor ? [{ path: leaf.path, anchor: leaf.anchor }] : []));
-
-/**
- * Every systematic MCP_SERVER_<PATH> variable, keyed by name. Built by walking
- * the schema's keys rather than splitting names, because keys contain underscores
- * (MCP_SERVER_HTTP_BODY_LIMIT_BYTES could not be split unambiguously).
- */
-export const ENV_BINDINGS: ReadonlyMap<string, EnvBinding> = buildEnvBindings();
-
-function buildEnvBindings(): Map<string, EnvBinding> {
-  const bindings = new Map<string, EnvBinding>();
-  for (const { path: keyPath, kind } of schemaLeaves(GatewayConfigSchema)) {
-    const leaf: EnvBinding = { path: keyPath, kind };
-    const name = envVariableFor(leaf.path);
-    if (bindings.has(name) || name in ENV_ALIASES || RESERVED_ENV_VARS.includes(name)) {
-      // A programming error in the schema, not a user error: fail at import time.
-      throw new Error(`environment variable ${name} would map to more than one config key`);
-    }
-    bindings.set(name, leaf);
-  }
-  return bindings;
-}
-
-/** The systematic env variable name of a key path (below mcp_server). */
-export function envVariableFor(keyPath: readonly string[]): string {
-  return ENV_PREFIX + keyPath.join('_').toUpperCase();
-}
-
-interface Problem {
-  /** What the problem is about: a dotted key (`mcp_server.http.port`) or a file. */
-  subject: string;
-  message: string;
-  /** Where the offending value came from, when known. */
-  origin?: string;
-}
-
-function render(problem: Problem): string {
-  const from = problem.origin ? ` (from ${problem.origin})` : '';
-  return `${problem.subject}: ${problem.message}${from}`;
-}
-
-function keyLabel(keyPath: readonly string[]): string {
-  return [FILE_ROOT_KEY, ...keyPath].join('.');
-}
 
 /**
  * Loads, merges and validates the gateway configuration.
@@ -372,95 +310,6 @@ function readConfigFile(file: ConfigFile, problems: Problem[]): unknown {
 
 const DEFAULT_CONFIG_KEYS = new Set(schemaKeysAt(GatewayConfigSchema, []));
 
-interface EnvLayer {
-  values: Record<string, unknown>;
-  /** Dotted key path -> "env NAME". */
-  origins: Map<string, string>;
-  ignored: string[];
-}
-
-function readEnv(env: NodeJS.ProcessEnv, problems: Problem[]): EnvLayer {
-  const layer: EnvLayer = { values: {}, origins: new Map(), ignored: [] };
-  const chosen = new Map<string, { name: string; raw: string; binding: EnvBinding }>();
-
-  const consider = (name: string, binding: EnvBinding): void => {
-    const raw = env[name];
-    if (raw === undefined) return;
-    const dotted = binding.path.join('.');
-    const earlier = chosen.get(dotted);
-    if (earlier && earlier.raw !== raw) {
-      problems.push({
-        subject: keyLabel(binding.path),
-        message: `set by both ${earlier.name} and ${name} with different values; set only one`,
-      });
-      return;
-    }
-    // On equal values the systematic name (considered first) is the one reported.
-    if (!earlier) chosen.set(dotted, { name, raw, binding });
-  };
-  for (const [name, binding] of ENV_BINDINGS) consider(name, binding);
-  for (const [name, keyPath] of Object.entries(ENV_ALIASES)) {
-    const target = ENV_BINDINGS.get(envVariableFor(keyPath));
-    if (target) consider(name, target);
-  }
-
-  for (const { name, raw, binding } of chosen.values()) {
-    const converted = convertEnvValue(raw, binding.kind);
-    if (!converted.ok) {
-      problems.push({
-        subject: keyLabel(binding.path),
-        message: `${converted.message}, got ${JSON.stringify(raw)}`,
-        origin: `env ${name}`,
-      });
-      continue;
-    }
-    setPath(layer.values, binding.path, converted.value);
-    layer.origins.set(binding.path.join('.'), `env ${name}`);
-  }
-
-  for (const name of Object.keys(env)) {
-    if (!name.startsWith(ENV_PREFIX) || env[name] === undefined) continue;
-    if (ENV_BINDINGS.has(name) || name in ENV_ALIASES || RESERVED_ENV_VARS.includes(name)) continue;
-    layer.ignored.push(name);
-  }
-  layer.ignored.sort();
-  return layer;
-}
-
-type Conversion = { ok: true; value: unknown } | { ok: false; message: string };
-
-const NUMBER_PATTERN = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
-const TRUE_WORDS = new Set(['true', '1', 'yes']);
-const FALSE_WORDS = new Set(['false', '0', 'no']);
-
-/** Env values are text; the key's kind in the schema says how to read them. */
-function convertEnvValue(raw: string, kind: LeafKind): Conversion {
-  const text = raw.trim();
-  switch (kind) {
-    case 'string':
-      return { ok: true, value: text };
-    case 'number':
-      // Number('') is 0 and Number('0x10') is 16; only plain decimal notation is accepted.
-      return NUMBER_PATTERN.test(text)
-        ? { ok: true, value: Number(text) }
-        : { ok: false, message: 'must be a number' };
-    case 'boolean': {
-      const word = text.toLowerCase();
-      if (TRUE_WORDS.has(word)) return { ok: true, value: true };
-      if (FALSE_WORDS.has(word)) return { ok: true, value: false };
-      return { ok: false, message: 'must be a boolean (true/false, 1/0, yes/no)' };
-    }
-    case 'string[]':
-      return {
-        ok: true,
-        value: text
-          .split(',')
-          .map((item) => item.trim())
-          .filter((item) => item !== ''),
-      };
-  }
-}
-
 /**
  * Deep-merges `layer` into `target`, recording for each key it sets where the
  * value came from. Mappings merge key by key; anything else (scalars, arrays)
@@ -555,59 +404,6 @@ function unreadableFileReason(absolute: string): string | undefined {
     return `file ${absolute} is not readable`;
   }
   return undefined;
-}
-
-/** " (did you mean port?)" for a typo close to a sibling key, else "". */
-function suggestKey(keyPath: readonly string[]): string {
-  const typed = keyPath[keyPath.length - 1];
-  const siblings = schemaKeysAt(GatewayConfigSchema, keyPath.slice(0, -1));
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of siblings) {
-    const distance = editDistance(typed.toLowerCase(), candidate);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  const tolerance = Math.max(1, Math.floor(typed.length / 3));
-  return best !== undefined && bestDistance <= tolerance ? ` (did you mean "${best}"?)` : '';
-}
-
-/** Edit distance counting a swap of neighbours as one edit ("prot" is one typo from "port"). */
-function editDistance(a: string, b: string): number {
-  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row[j] = Math.min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        row[j] = Math.min(row[j], rows[i - 2][j - 2] + 1);
-      }
-    }
-    rows.push(row);
-  }
-  return rows[a.length][b.length];
-}
-
-function setPath(
-  target: Record<string, unknown>,
-  keyPath: readonly string[],
-  value: unknown,
-): void {
-  let node = target;
-  for (const segment of keyPath.slice(0, -1)) {
-    const next = node[segment];
-    if (isMapping(next)) {
-      node = next;
-    } else {
-      const created: Record<string, unknown> = {};
-      node[segment] = created;
-      node = created;
-    }
-  }
-  node[keyPath[keyPath.length - 1]] = value;
 }
 
 function isMapping(value: unknown): value is Record<string, unknown> {
