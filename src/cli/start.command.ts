@@ -28,7 +28,7 @@ export function registerStartCommand(parent: Command): void {
       '--config <path>',
       'config file (default config/mcp-server.yaml, or $MCP_SERVER_CONFIG)',
     )
-    .option('--skills-dir <path>', 'skills directory (default ./capabilities)')
+    .option('--skills-dir <path>', 'skills directory (default: the bundled capabilities/)')
     .option('--log-level <level>', 'debug | info | warn | error')
     .option('--dev', 'development mode: stack traces in error data')
     .action((flags: StartFlags) => start(flags));
@@ -43,7 +43,7 @@ async function start(flags: StartFlags): Promise<void> {
     printError(`owlclaw: invalid configuration\n${err.message}`);
     process.exit(EXIT_BAD_CONFIG);
   }
-  const { config, source, ignoredEnvVars } = loaded;
+  const { config, source, ignoredEnvVars, ignoredKeys } = loaded;
   const v8Flags = applyHeapSizing(config.transport);
   const logger = new GatewayLogger(config.logging);
   logger.log(
@@ -58,6 +58,12 @@ async function start(flags: StartFlags): Promise<void> {
   if (ignoredEnvVars.length > 0) {
     logger.warn(
       { msg: 'unknown MCP_SERVER_* variables ignored', variables: ignoredEnvVars },
+      'Bootstrap',
+    );
+  }
+  if (ignoredKeys.length > 0) {
+    logger.warn(
+      { msg: 'seed config keys ignored (not implemented)', keys: ignoredKeys },
       'Bootstrap',
     );
   }

@@ -3,15 +3,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 // The loader is imported before anything from Nest on purpose: the CLI does the same, so this
 // proves the config code does not depend on Nest having installed reflect-metadata.
+import { ENV_BINDINGS } from './config-env.reader';
 import {
-  ENV_BINDINGS,
   loadGatewayConfig,
   loadGatewayConfigWithSource,
   LoadGatewayConfigOptions,
   resolveConfigPath,
 } from './config.loader';
 import { Test } from '@nestjs/testing';
-import { ConfigService } from '@nestjs/config';
+import { userDataDir } from './config-paths';
 import { ConfigValidationError } from './config-validation.error';
 import { GATEWAY_CONFIG } from './config.constants';
 import { DEFAULT_CONFIG } from './config.defaults';
@@ -44,6 +44,14 @@ function load(options: LoadGatewayConfigOptions = {}): GatewayConfig {
   return loadGatewayConfig({ cwd: dir, env: {}, ...options });
 }
 
+/** DEFAULT_CONFIG as loaded in stdio mode with no file: bundled skills, ledger in the user's data dir. */
+function resolvedDefaults(env: NodeJS.ProcessEnv = {}): GatewayConfig {
+  const cfg = structuredClone<GatewayConfig>(DEFAULT_CONFIG);
+  cfg.resources.skills_dir = path.join(REPO_ROOT, 'capabilities');
+  cfg.ledger.sqlite_path = path.join(userDataDir(env), 'ledger.db');
+  return cfg;
+}
+
 /** Runs the loader expecting failure and returns the error for assertions. */
 function loadError(options: LoadGatewayConfigOptions = {}): ConfigValidationError {
   try {
@@ -59,15 +67,17 @@ describe('loadGatewayConfig', () => {
   describe('sources', () => {
     it('returns the defaults when there is no file, env or override', () => {
       const loaded = loadGatewayConfigWithSource({ cwd: dir, env: {} });
-      expect(loaded.config).toStrictEqual(DEFAULT_CONFIG);
+      expect(loaded.config).toStrictEqual(resolvedDefaults());
       expect(loaded.source).toBeUndefined();
       expect(loaded.ignoredEnvVars).toEqual([]);
+      expect(loaded.ignoredKeys).toEqual([]);
     });
 
-    it('loads the shipped config/mcp-server.yaml to exactly DEFAULT_CONFIG', () => {
+    it('loads the shipped config/mcp-server.yaml to exactly the defaults', () => {
       const loaded = loadGatewayConfigWithSource({ configPath: SHIPPED_CONFIG, env: {} });
-      expect(loaded.config).toStrictEqual(DEFAULT_CONFIG);
+      expect(loaded.config).toStrictEqual(resolvedDefaults());
       expect(loaded.source).toBe(SHIPPED_CONFIG);
+      expect(loaded.ignoredKeys).toEqual([]);
     });
 
     it('picks config/mcp-server.yaml relative to cwd when no path is given', () => {
@@ -136,7 +146,14 @@ describe('loadGatewayConfig', () => {
           '',
         ].join('\n'),
       );
-      const cfg = load({ configPath: file });
+      const loaded = loadGatewayConfigWithSource({ cwd: dir, env: {}, configPath: file });
+      const cfg = loaded.config;
+      expect(loaded.ignoredKeys).toEqual([
+        'mcp_server.tools.async_threshold_seconds',
+        'mcp_server.tools.cache_ttl_seconds',
+        'mcp_server.logging.output',
+      ]);
+      expect(cfg.resources.skills_dir).toBe(path.join(dir, 'capabilities'));
       expect(cfg.http.cors.allowed_origins).toEqual([
         'http://localhost:3000',
         'https://app.example.com',
@@ -246,7 +263,7 @@ describe('loadGatewayConfig', () => {
           OTHER_VAR: 'x',
         },
       });
-      expect(loaded.config).toStrictEqual(DEFAULT_CONFIG);
+      expect(loaded.config).toStrictEqual(resolvedDefaults());
       expect(loaded.ignoredEnvVars).toEqual(['MCP_SERVER_HTTP_PROT']);
     });
 
@@ -276,21 +293,21 @@ describe('loadGatewayConfig', () => {
     it('applies defaults < file < env < overrides', () => {
       const file = writeFile(
         'p.yaml',
-        'mcp_server:\n  http:\n    port: 7000\n    host: "127.0.0.1"\n  tools:\n    cache_ttl_seconds: 11\n',
+        'mcp_server:\n  http:\n    port: 7000\n    host: "127.0.0.1"\n  resources:\n    cache_ttl_seconds: 11\n',
       );
-      const env = { MCP_SERVER_HTTP_PORT: '7001', MCP_SERVER_TOOLS_CACHE_TTL_SECONDS: '12' };
+      const env = { MCP_SERVER_HTTP_PORT: '7001', MCP_SERVER_RESOURCES_CACHE_TTL_SECONDS: '12' };
 
       expect(load({ configPath: file }).http.port).toBe(7000);
 
       const withEnv = load({ configPath: file, env });
       expect(withEnv.http.port).toBe(7001);
       expect(withEnv.http.host).toBe('127.0.0.1');
-      expect(withEnv.tools.cache_ttl_seconds).toBe(12);
+      expect(withEnv.resources.cache_ttl_seconds).toBe(12);
 
       const all = load({ configPath: file, env, overrides: { http: { port: 7002 } } });
       expect(all.http.port).toBe(7002);
       expect(all.http.host).toBe('127.0.0.1');
-      expect(all.tools.cache_ttl_seconds).toBe(12);
+      expect(all.resources.cache_ttl_seconds).toBe(12);
     });
 
     it('treats undefined override members as not given', () => {
@@ -355,9 +372,9 @@ describe('loadGatewayConfig', () => {
         'commented.yaml',
         'mcp_server:\n  http:\n    tls:\n      # enabled: true\n  tools:\n',
       );
-      expect(load({ configPath: file })).toStrictEqual(DEFAULT_CONFIG);
+      expect(load({ configPath: file })).toStrictEqual(resolvedDefaults());
       const bare = writeFile('bare.yaml', 'mcp_server:\n');
-      expect(load({ configPath: bare })).toStrictEqual(DEFAULT_CONFIG);
+      expect(load({ configPath: bare })).toStrictEqual(resolvedDefaults());
     });
 
     it('still rejects an empty value for a single key', () => {
@@ -468,8 +485,8 @@ describe('loadGatewayConfig', () => {
       });
       expect(cfg.http.tls).toEqual({
         enabled: true,
-        cert_file: 'certs/server.crt',
-        key_file: 'certs/server.key',
+        cert_file: path.join(dir, 'certs', 'server.crt'),
+        key_file: path.join(dir, 'certs', 'server.key'),
       });
     });
 
@@ -523,7 +540,7 @@ describe('summarizeConfig', () => {
       tls: 'off',
       cors: 'on',
       cors_origins: 1,
-      skills_dir: './capabilities',
+      skills_dir: path.join(REPO_ROOT, 'capabilities'),
       default_timeout_seconds: 300,
       governance: 'on',
       quota: {
@@ -546,13 +563,12 @@ describe('summarizeConfig', () => {
 });
 
 describe('GatewayConfigModule', () => {
-  it('provides the config by token and through ConfigService', async () => {
+  it('provides the config by token', async () => {
     const cfg = load({ overrides: { http: { port: 1234 } } });
     const moduleRef = await Test.createTestingModule({
       imports: [GatewayConfigModule.forRoot(cfg)],
     }).compile();
     expect(moduleRef.get<GatewayConfig>(GATEWAY_CONFIG)).toBe(cfg);
-    expect(moduleRef.get(ConfigService).get<number>('mcp_server.http.port')).toBe(1234);
     await moduleRef.close();
   });
 });

@@ -1,9 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
+import { absoluteConfigPath, PathAnchor, PathContext } from './config-paths';
+import { schemaKeysAt, schemaLeaves } from './config-schema.decorators';
 import { ConfigValidationError } from './config-validation.error';
 import { DEFAULT_CONFIG } from './config.defaults';
-import { validateGatewayConfigShape } from './config.schema';
+import { GatewayConfigSchema, validateGatewayConfigShape } from './config.schema';
+import { CONFIG_PATH_ENV, readEnv } from './config-env.reader';
+import { suggestKey } from './config-key.suggestion';
+import { FILE_ROOT_KEY, keyLabel, Problem, render } from './config-problem';
 import { GatewayConfig } from './gateway-config';
 
 /**
@@ -23,7 +28,7 @@ export interface LoadGatewayConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Highest-precedence values, normally CLI flags. `undefined` members mean "not given". */
   overrides?: DeepPartial<GatewayConfig>;
-  /** Directory for the default config path and relative file paths; defaults to process.cwd(). */
+  /** Directory for the default config path and for relative paths set by env or flags; defaults to process.cwd(). */
   cwd?: string;
 }
 
@@ -36,105 +41,31 @@ export interface LoadedGatewayConfig {
    * ignored, but the start-up log should mention them because they are usually typos.
    */
   ignoredEnvVars: string[];
+  /** Seed keys found in the file that this gateway accepts but does not use (see SEED_ONLY_KEYS). */
+  ignoredKeys: string[];
 }
 
 /** Used when neither configPath nor MCP_SERVER_CONFIG is given, and only if it exists. */
 export const DEFAULT_CONFIG_PATH = 'config/mcp-server.yaml';
-export const CONFIG_PATH_ENV = 'MCP_SERVER_CONFIG';
-export const ENV_PREFIX = 'MCP_SERVER_';
-/** Claimed by this and later work; never treated as config keys, never reported as unknown. */
-export const RESERVED_ENV_VARS: readonly string[] = [
-  CONFIG_PATH_ENV,
-  'MCP_SERVER_ADMIN_TOKEN',
-  'MCP_SERVER_METRICS_TOKEN',
+/**
+ * Keys of the seed's sample file (§9.1) that nothing here implements: a file
+ * written from the seed still loads, and the start-up log names what it ignores.
+ */
+export const SEED_ONLY_KEYS: readonly (readonly string[])[] = [
+  ['tools', 'async_threshold_seconds'],
+  ['tools', 'cache_ttl_seconds'],
+  ['logging', 'output'],
 ];
 
-type LeafKind = 'string' | 'number' | 'boolean' | 'string[]';
-
-export interface EnvBinding {
-  /** Key path below mcp_server. */
-  path: readonly string[];
-  kind: LeafKind;
-}
-
-// Keys that exist in the schema but have no default, so walking DEFAULT_CONFIG cannot find them.
-const OPTIONAL_LEAVES: readonly EnvBinding[] = [
-  { path: ['http', 'tls', 'cert_file'], kind: 'string' },
-  { path: ['http', 'tls', 'key_file'], kind: 'string' },
-];
-
-/** The seed's §9.2 short names, for keys whose systematic name is longer. */
-export const ENV_ALIASES: Readonly<Record<string, readonly string[]>> = {
-  MCP_SERVER_TOOLS_TIMEOUT: ['tools', 'default_timeout_seconds'],
-  MCP_SERVER_SKILLS_DIR: ['resources', 'skills_dir'],
-};
-
-const FILE_ROOT_KEY = 'mcp_server';
 const CLI_ORIGIN = 'command-line options';
 const DEFAULTS_ORIGIN = 'built-in defaults';
 // Assigning these through a merge would rewrite prototypes, not data.
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/**
- * Every systematic MCP_SERVER_<PATH> variable, keyed by name. Built by walking
- * the key tree rather than splitting names, because keys contain underscores
- * (MCP_SERVER_HTTP_BODY_LIMIT_BYTES could not be split unambiguously).
- */
-export const ENV_BINDINGS: ReadonlyMap<string, EnvBinding> = buildEnvBindings();
-
-function buildEnvBindings(): Map<string, EnvBinding> {
-  const leaves: EnvBinding[] = [];
-  const walk = (node: Record<string, unknown>, at: string[]): void => {
-    for (const [key, value] of Object.entries(node)) {
-      const here = [...at, key];
-      if (isMapping(value)) walk(value, here);
-      else leaves.push({ path: here, kind: kindOf(value, here) });
-    }
-  };
-  walk(DEFAULT_CONFIG as unknown as Record<string, unknown>, []);
-  leaves.push(...OPTIONAL_LEAVES);
-
-  const bindings = new Map<string, EnvBinding>();
-  for (const leaf of leaves) {
-    const name = envVariableFor(leaf.path);
-    if (bindings.has(name) || name in ENV_ALIASES || RESERVED_ENV_VARS.includes(name)) {
-      // A programming error in the schema, not a user error: fail at import time.
-      throw new Error(`environment variable ${name} would map to more than one config key`);
-    }
-    bindings.set(name, leaf);
-  }
-  return bindings;
-}
-
-function kindOf(value: unknown, at: string[]): LeafKind {
-  if (typeof value === 'string') return 'string';
-  if (typeof value === 'number') return 'number';
-  if (typeof value === 'boolean') return 'boolean';
-  if (Array.isArray(value)) return 'string[]';
-  throw new Error(`DEFAULT_CONFIG.${at.join('.')} has a type the env mapping cannot express`);
-}
-
-/** The systematic env variable name of a key path (below mcp_server). */
-export function envVariableFor(keyPath: readonly string[]): string {
-  return ENV_PREFIX + keyPath.join('_').toUpperCase();
-}
-
-interface Problem {
-  /** What the problem is about: a dotted key (`mcp_server.http.port`) or a file. */
-  subject: string;
-  message: string;
-  /** Where the offending value came from, when known. */
-  origin?: string;
-}
-
-function render(problem: Problem): string {
-  const from = problem.origin ? ` (from ${problem.origin})` : '';
-  return `${problem.subject}: ${problem.message}${from}`;
-}
-
-function keyLabel(keyPath: readonly string[]): string {
-  return [FILE_ROOT_KEY, ...keyPath].join('.');
-}
+/** The path keys of the schema (@ConfigPath), made absolute after validation. */
+const PATH_KEYS: ReadonlyArray<{ path: readonly string[]; anchor: PathAnchor }> = schemaLeaves(
+  GatewayConfigSchema,
+).flatMap((leaf) => (leaf.anchor ? [{ path: leaf.path, anchor: leaf.anchor }] : []));
 
 /**
  * Loads, merges and validates the gateway configuration.
@@ -155,6 +86,7 @@ export function loadGatewayConfigWithSource(
 
   const file = resolveConfigFile(options.configPath, env, cwd, problems);
   const fileSection = file ? readConfigFile(file, problems) : undefined;
+  const ignoredKeys = dropSeedOnlyKeys(fileSection);
   const envLayer = readEnv(env, problems);
 
   const merged = structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>;
@@ -187,12 +119,63 @@ export function loadGatewayConfigWithSource(
       });
     }
   }
-  checkTlsFiles(merged, cwd, originOf, problems);
+  if (shape.ok) {
+    const from = (keyPath: readonly string[]): 'file' | 'default' | 'cwd' => {
+      const origin = originOf(keyPath);
+      if (origin === undefined) return 'default';
+      return file !== undefined && origin === file.display ? 'file' : 'cwd';
+    };
+    resolvePaths(shape.config, from, {
+      cwd,
+      env,
+      transport: shape.config.transport,
+      file: file?.absolute,
+    });
+  }
+  checkTlsFiles(shape.ok ? shape.config : merged, cwd, originOf, problems);
 
   if (problems.length > 0 || !shape.ok) {
     throw new ConfigValidationError(problems.map(render));
   }
-  return { config: shape.config, source: file?.absolute, ignoredEnvVars: envLayer.ignored };
+  return {
+    config: shape.config,
+    source: file?.absolute,
+    ignoredEnvVars: envLayer.ignored,
+    ignoredKeys,
+  };
+}
+
+/** Removes SEED_ONLY_KEYS from the file's section, in place, and names those it found. */
+function dropSeedOnlyKeys(section: unknown): string[] {
+  const found: string[] = [];
+  for (const keyPath of SEED_ONLY_KEYS) {
+    const parent = isMapping(section) ? section[keyPath[0]] : undefined;
+    if (isMapping(parent) && Object.hasOwn(parent, keyPath[1])) {
+      delete parent[keyPath[1]];
+      found.push(keyLabel(keyPath));
+    }
+  }
+  return found;
+}
+
+/** Makes every path key absolute, in place, by where its value came from (see config-paths.ts). */
+function resolvePaths(
+  config: GatewayConfig,
+  from: (keyPath: readonly string[]) => 'file' | 'default' | 'cwd',
+  ctx: PathContext,
+): void {
+  for (const key of PATH_KEYS) {
+    let node: unknown = config;
+    for (const segment of key.path.slice(0, -1)) node = isMapping(node) ? node[segment] : undefined;
+    if (!isMapping(node)) continue;
+    const leaf = key.path[key.path.length - 1];
+    const value = node[leaf];
+    const origin = from(key.path);
+    if (typeof value === 'string') node[leaf] = absoluteConfigPath(value, key.anchor, origin, ctx);
+    else if (Array.isArray(value)) {
+      node[leaf] = value.map((entry: string) => absoluteConfigPath(entry, key.anchor, origin, ctx));
+    }
+  }
 }
 
 interface ConfigFile {
@@ -325,96 +308,7 @@ function readConfigFile(file: ConfigFile, problems: Problem[]): unknown {
   return section;
 }
 
-const DEFAULT_CONFIG_KEYS = new Set(Object.keys(DEFAULT_CONFIG));
-
-interface EnvLayer {
-  values: Record<string, unknown>;
-  /** Dotted key path -> "env NAME". */
-  origins: Map<string, string>;
-  ignored: string[];
-}
-
-function readEnv(env: NodeJS.ProcessEnv, problems: Problem[]): EnvLayer {
-  const layer: EnvLayer = { values: {}, origins: new Map(), ignored: [] };
-  const chosen = new Map<string, { name: string; raw: string; binding: EnvBinding }>();
-
-  const consider = (name: string, binding: EnvBinding): void => {
-    const raw = env[name];
-    if (raw === undefined) return;
-    const dotted = binding.path.join('.');
-    const earlier = chosen.get(dotted);
-    if (earlier && earlier.raw !== raw) {
-      problems.push({
-        subject: keyLabel(binding.path),
-        message: `set by both ${earlier.name} and ${name} with different values; set only one`,
-      });
-      return;
-    }
-    // On equal values the systematic name (considered first) is the one reported.
-    if (!earlier) chosen.set(dotted, { name, raw, binding });
-  };
-  for (const [name, binding] of ENV_BINDINGS) consider(name, binding);
-  for (const [name, keyPath] of Object.entries(ENV_ALIASES)) {
-    const target = ENV_BINDINGS.get(envVariableFor(keyPath));
-    if (target) consider(name, target);
-  }
-
-  for (const { name, raw, binding } of chosen.values()) {
-    const converted = convertEnvValue(raw, binding.kind);
-    if (!converted.ok) {
-      problems.push({
-        subject: keyLabel(binding.path),
-        message: `${converted.message}, got ${JSON.stringify(raw)}`,
-        origin: `env ${name}`,
-      });
-      continue;
-    }
-    setPath(layer.values, binding.path, converted.value);
-    layer.origins.set(binding.path.join('.'), `env ${name}`);
-  }
-
-  for (const name of Object.keys(env)) {
-    if (!name.startsWith(ENV_PREFIX) || env[name] === undefined) continue;
-    if (ENV_BINDINGS.has(name) || name in ENV_ALIASES || RESERVED_ENV_VARS.includes(name)) continue;
-    layer.ignored.push(name);
-  }
-  layer.ignored.sort();
-  return layer;
-}
-
-type Conversion = { ok: true; value: unknown } | { ok: false; message: string };
-
-const NUMBER_PATTERN = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
-const TRUE_WORDS = new Set(['true', '1', 'yes']);
-const FALSE_WORDS = new Set(['false', '0', 'no']);
-
-/** Env values are text; the key's type in DEFAULT_CONFIG says how to read them. */
-function convertEnvValue(raw: string, kind: LeafKind): Conversion {
-  const text = raw.trim();
-  switch (kind) {
-    case 'string':
-      return { ok: true, value: text };
-    case 'number':
-      // Number('') is 0 and Number('0x10') is 16; only plain decimal notation is accepted.
-      return NUMBER_PATTERN.test(text)
-        ? { ok: true, value: Number(text) }
-        : { ok: false, message: 'must be a number' };
-    case 'boolean': {
-      const word = text.toLowerCase();
-      if (TRUE_WORDS.has(word)) return { ok: true, value: true };
-      if (FALSE_WORDS.has(word)) return { ok: true, value: false };
-      return { ok: false, message: 'must be a boolean (true/false, 1/0, yes/no)' };
-    }
-    case 'string[]':
-      return {
-        ok: true,
-        value: text
-          .split(',')
-          .map((item) => item.trim())
-          .filter((item) => item !== ''),
-      };
-  }
-}
+const DEFAULT_CONFIG_KEYS = new Set(schemaKeysAt(GatewayConfigSchema, []));
 
 /**
  * Deep-merges `layer` into `target`, recording for each key it sets where the
@@ -469,16 +363,16 @@ function mergeLayer(
 
 /**
  * TLS files are checked here, not in the schema, because "exists and is
- * readable" depends on the filesystem and on the working directory the server
- * will resolve relative paths against.
+ * readable" depends on the filesystem. Valid paths are absolute by now; cwd
+ * only places those of a config that failed the schema anyway.
  */
 function checkTlsFiles(
-  merged: Record<string, unknown>,
+  merged: object,
   cwd: string,
   originOf: (keyPath: readonly string[]) => string | undefined,
   problems: Problem[],
 ): void {
-  const http = merged.http;
+  const http = (merged as Record<string, unknown>).http;
   const tls = isMapping(http) ? http.tls : undefined;
   if (!isMapping(tls) || tls.enabled !== true) return;
   for (const key of ['cert_file', 'key_file']) {
@@ -493,8 +387,7 @@ function checkTlsFiles(
       continue;
     }
     if (typeof value !== 'string' || value.trim() === '') continue; // the schema reports these
-    const absolute = path.resolve(cwd, value);
-    const problem = unreadableFileReason(absolute);
+    const problem = unreadableFileReason(path.resolve(cwd, value));
     if (problem) {
       problems.push({ subject: keyLabel(keyPath), message: problem, origin: originOf(keyPath) });
     }
@@ -511,68 +404,6 @@ function unreadableFileReason(absolute: string): string | undefined {
     return `file ${absolute} is not readable`;
   }
   return undefined;
-}
-
-/** " (did you mean port?)" for a typo close to a sibling key, else "". */
-function suggestKey(keyPath: readonly string[]): string {
-  const typed = keyPath[keyPath.length - 1];
-  const siblings = new Set<string>();
-  let node: unknown = DEFAULT_CONFIG;
-  for (const segment of keyPath.slice(0, -1)) {
-    node = isMapping(node) ? node[segment] : undefined;
-  }
-  if (isMapping(node)) Object.keys(node).forEach((key) => siblings.add(key));
-  const parent = keyPath.slice(0, -1).join('.');
-  for (const leaf of OPTIONAL_LEAVES) {
-    if (leaf.path.slice(0, -1).join('.') === parent) siblings.add(leaf.path[leaf.path.length - 1]);
-  }
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of siblings) {
-    const distance = editDistance(typed.toLowerCase(), candidate);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  const tolerance = Math.max(1, Math.floor(typed.length / 3));
-  return best !== undefined && bestDistance <= tolerance ? ` (did you mean "${best}"?)` : '';
-}
-
-/** Edit distance counting a swap of neighbours as one edit ("prot" is one typo from "port"). */
-function editDistance(a: string, b: string): number {
-  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row[j] = Math.min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        row[j] = Math.min(row[j], rows[i - 2][j - 2] + 1);
-      }
-    }
-    rows.push(row);
-  }
-  return rows[a.length][b.length];
-}
-
-function setPath(
-  target: Record<string, unknown>,
-  keyPath: readonly string[],
-  value: unknown,
-): void {
-  let node = target;
-  for (const segment of keyPath.slice(0, -1)) {
-    const next = node[segment];
-    if (isMapping(next)) {
-      node = next;
-    } else {
-      const created: Record<string, unknown> = {};
-      node[segment] = created;
-      node = created;
-    }
-  }
-  node[keyPath[keyPath.length - 1]] = value;
 }
 
 function isMapping(value: unknown): value is Record<string, unknown> {

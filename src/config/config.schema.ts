@@ -1,45 +1,53 @@
 // class-transformer's @Type reads design-time metadata through Reflect.getMetadata. The CLI
 // loads config before anything imports Nest (which would install the polyfill), so install it here.
 import 'reflect-metadata';
-import { plainToInstance, Transform, Type } from 'class-transformer';
+import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsArray,
   IsBoolean,
-  IsDefined,
   IsIn,
   IsInt,
   IsNotEmpty,
-  IsNumber,
-  IsObject,
-  IsOptional,
   IsString,
-  Matches,
-  Max,
   Min,
-  ValidateIf,
-  ValidateNested,
   validateSync,
   ValidationError,
 } from 'class-validator';
 import { configShapeProblems } from './config-shape.check';
-import { GatewayConfig, LogLevel, TransportKind } from './gateway-config';
+import type { GatewayConfig } from './gateway-config';
+import {
+  AuthSchema,
+  GovernanceSchema,
+  LedgerSchema,
+  MetricsSchema,
+  StateSchema,
+} from './config-governance.schema';
+import { ConfigPath, Default, Section } from './config-schema.decorators';
+import {
+  HttpSchema,
+  LimitsSchema,
+  ServerSchema,
+  SessionsSchema,
+  StdioSchema,
+} from './config-transport.schema';
 
 /*
- * class-validator mirror of GatewayConfig. The interface stays the contract the
- * rest of the code reads; these classes exist only to check untrusted input
- * (file, env, CLI) against it. Every property carries a validator decorator,
- * because whitelisting treats an undecorated property as unknown.
- *
- * Decorators are applied bottom-up, and class-validator runs them in that
- * order, so the type check sits nearest the property: with stopAtFirstError a
- * string port then reports "must be an integer" rather than a range complaint.
+ * The one definition of the gateway configuration. Each property of these
+ * classes carries its validators, its default (@Default, or @Unset for an
+ * optional key) and, for paths, how a relative value resolves (@ConfigPath).
+ * From them come the TypeScript type (gateway-config.ts), DEFAULT_CONFIG,
+ * the MCP_SERVER_* variable map (config.loader.ts) and the shipped YAML that a
+ * test keeps equal to the defaults. Keys stay in the file's snake_case so that
+ * a key named in an error message is the key to edit.
  */
+
+export type TransportKind = 'stdio' | 'http';
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFormat = 'json' | 'pretty';
 
 export const TRANSPORTS: readonly TransportKind[] = ['stdio', 'http'];
 export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
-export const LOG_FORMATS: readonly GatewayConfig['logging']['format'][] = ['json', 'pretty'];
-// stdout carries the protocol in stdio mode, so logs may only go to stderr.
-export const LOG_OUTPUTS: readonly GatewayConfig['logging']['output'][] = ['stderr'];
+export const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty'];
 
 /**
  * Accepts the seed's Python-style upper-case levels (DEBUG, INFO, WARNING, ERROR)
@@ -53,518 +61,112 @@ export function normaliseLogLevel(value: unknown): unknown {
   return (LOG_LEVELS as readonly string[]).includes(canonical) ? canonical : value;
 }
 
-// An Origin header is scheme://host[:port] with nothing after it; a trailing
-// slash or path in the config would silently never match, so it is rejected.
-const ORIGIN_PATTERN = /^[a-z][a-z0-9+.-]*:\/\/[^/\s?#]+$/i;
-
-/**
- * Mappings keyed by user-chosen names (client ids, tool globs) become Maps of
- * schema instances: class-validator validates Map values with `each`, which it
- * cannot do for a plain object's arbitrary keys. A non-mapping stays as it is
- * and fails the nested validation with a clear message.
- */
-function toMapOf<T extends object>(schema: new () => T) {
-  return ({ value }: { value: unknown }): unknown => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-    return new Map(
-      Object.entries(value).map(([key, entry]) => [key, plainToInstance(schema, entry)]),
-    );
-  };
-}
-
-const FINITE = { allowNaN: false, allowInfinity: false };
-const FINITE_MESSAGE = { message: 'must be a finite number' };
-
-class ServerSchema {
-  @IsNotEmpty()
-  @IsString()
-  name!: string;
-
-  @IsString()
-  instructions!: string;
-}
-
-class CorsSchema {
-  @IsBoolean()
-  enabled!: boolean;
-
-  @Matches(ORIGIN_PATTERN, {
-    each: true,
-    message:
-      'each value must be an origin such as https://app.example.com ' +
-      '(scheme://host[:port], no path, no trailing slash)',
-  })
-  @IsString({ each: true })
-  @IsArray()
-  allowed_origins!: string[];
-
-  @IsNotEmpty({ each: true })
-  @IsString({ each: true })
-  @IsArray()
-  allowed_methods!: string[];
-
-  @IsNotEmpty({ each: true })
-  @IsString({ each: true })
-  @IsArray()
-  allowed_headers!: string[];
-
-  @IsNotEmpty({ each: true })
-  @IsString({ each: true })
-  @IsArray()
-  exposed_headers!: string[];
-
-  // 0 is meaningful (browsers must not cache the preflight).
-  @Min(0)
-  @IsInt()
-  max_age!: number;
-}
-
-class TlsSchema {
-  @IsBoolean()
-  enabled!: boolean;
-
-  // Optional, but when present it must be a real path string (not null or '').
-  // Whether the file exists is checked by the loader, which knows the cwd.
-  @ValidateIf((tls: TlsSchema) => tls.cert_file !== undefined)
-  @IsNotEmpty()
-  @IsString()
-  cert_file?: string;
-
-  @ValidateIf((tls: TlsSchema) => tls.key_file !== undefined)
-  @IsNotEmpty()
-  @IsString()
-  key_file?: string;
-}
-
-class SseSchema {
-  @Min(1)
-  @IsInt()
-  keepalive_seconds!: number;
-}
-
-class HttpSchema {
-  @IsNotEmpty()
-  @IsString()
-  host!: string;
-
-  // 0 asks the OS for a free port; tests rely on it.
-  @Max(65535)
-  @Min(0)
-  @IsInt()
-  port!: number;
-
-  @Min(1)
-  @IsInt()
-  body_limit_bytes!: number;
-
-  @IsNotEmpty({ each: true })
-  @IsString({ each: true })
-  @IsArray()
-  allowed_hosts!: string[];
-
-  @Type(() => CorsSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
-  cors!: CorsSchema;
-
-  @Type(() => TlsSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
-  tls!: TlsSchema;
-
-  @Type(() => SseSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
-  sse!: SseSchema;
-}
-
-class SessionsSchema {
-  @Min(1)
-  @IsInt()
-  idle_ttl_seconds!: number;
-}
-
-class StdioSchema {
-  // 0 is allowed: exit without waiting for in-flight calls.
-  @Min(0)
-  @IsInt()
-  shutdown_grace_seconds!: number;
-
-  @Min(1)
-  @IsInt()
-  max_line_bytes!: number;
-}
-
 class ToolsSchema {
+  @Default(300)
   @Min(1)
   @IsInt()
   default_timeout_seconds!: number;
 
-  @Min(1)
-  @IsInt()
-  async_threshold_seconds!: number;
-
-  @Min(1)
-  @IsInt()
-  cache_ttl_seconds!: number;
-
+  @Default(30)
   @Min(1)
   @IsInt()
   progress_interval_seconds!: number;
 }
 
 class ResourcesSchema {
+  // Left at its default it names the skills bundled with the installation (config-paths.ts).
+  @ConfigPath('installation')
+  @Default('./capabilities')
   @IsNotEmpty()
   @IsString()
   skills_dir!: string;
 
+  @Default(600)
   @Min(1)
   @IsInt()
   cache_ttl_seconds!: number;
 }
 
 class CapabilitiesSchema {
+  /** Load the bundled demo capability pack (orders and inventory). */
+  @Default(true)
   @IsBoolean()
   demo_pack!: boolean;
 
+  /** Compiled JS files, each exporting a Nest module with @Capability providers. */
+  @ConfigPath('cwd')
+  @Default([])
   @IsNotEmpty({ each: true })
   @IsString({ each: true })
   @IsArray()
   modules!: string[];
 }
 
-class QuotaSchema {
-  // Money may be fractional (the seed writes 500.0); it can never be negative.
-  @Min(0)
-  @IsNumber(FINITE, FINITE_MESSAGE)
-  monthly_budget!: number;
-
-  @Min(1)
-  @IsInt()
-  max_calls_per_minute!: number;
-
-  @Min(1)
-  @IsInt()
-  max_calls_per_day!: number;
-
-  @Min(0)
-  @IsNumber(FINITE, FINITE_MESSAGE)
-  max_cost_per_call!: number;
-}
-
-class ToolLimitSchema {
-  @IsOptional()
-  @Min(1)
-  @IsInt()
-  max_calls_per_minute?: number;
-
-  @IsOptional()
-  @Min(1)
-  @IsInt()
-  max_calls_per_day?: number;
-}
-
-class PartialQuotaSchema {
-  @IsOptional()
-  @Min(0)
-  @IsNumber(FINITE, FINITE_MESSAGE)
-  monthly_budget?: number;
-
-  @IsOptional()
-  @Min(1)
-  @IsInt()
-  max_calls_per_minute?: number;
-
-  @IsOptional()
-  @Min(1)
-  @IsInt()
-  max_calls_per_day?: number;
-
-  @IsOptional()
-  @Min(0)
-  @IsNumber(FINITE, FINITE_MESSAGE)
-  max_cost_per_call?: number;
-}
-
-class ClientRulesSchema {
-  @IsOptional()
-  @Type(() => PartialQuotaSchema)
-  @ValidateNested()
-  @IsObject()
-  quota?: PartialQuotaSchema;
-
-  @IsOptional()
-  @IsNotEmpty({ each: true })
-  @IsString({ each: true })
-  @IsArray()
-  allow?: string[];
-
-  @IsOptional()
-  @IsNotEmpty({ each: true })
-  @IsString({ each: true })
-  @IsArray()
-  deny?: string[];
-
-  // Keyed by tool name or glob: a Map so that each entry is validated (see toMapOf).
-  @IsOptional()
-  @ValidateNested({ each: true })
-  @Transform(toMapOf(ToolLimitSchema))
-  tool_limits?: Map<string, ToolLimitSchema>;
-}
-
-class VisibilitySchema {
-  @IsNotEmpty({ each: true })
-  @IsString({ each: true })
-  @IsArray()
-  allow!: string[];
-
-  @IsNotEmpty({ each: true })
-  @IsString({ each: true })
-  @IsArray()
-  deny!: string[];
-}
-
-class AuthSchema {
-  @IsIn(['none', 'api_key'])
-  mode!: 'none' | 'api_key';
-
-  @Matches(/^[A-Za-z0-9._:@/-]{1,128}:[0-9a-f]{64}$/, {
-    each: true,
-    message: 'each entry must be "<client_id>:<64 lowercase hex sha256 of the key>"',
-  })
-  @IsArray()
-  api_keys!: string[];
-}
-
-class StateSchema {
-  @IsIn(['memory', 'redis'])
-  driver!: 'memory' | 'redis';
-
-  @Matches(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' })
-  @IsString()
-  redis_url!: string;
-
-  @IsString()
-  key_prefix!: string;
-}
-
-class LedgerSchema {
-  @IsBoolean()
-  enabled!: boolean;
-
-  @IsIn(['sqlite', 'postgres'])
-  driver!: 'sqlite' | 'postgres';
-
-  @IsNotEmpty()
-  @IsString()
-  sqlite_path!: string;
-
-  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
-  @IsString()
-  postgres_url!: string;
-
-  @IsBoolean()
-  record_arguments!: boolean;
-
-  @IsNotEmpty({ each: true })
-  @IsString({ each: true })
-  @IsArray()
-  redact_keys!: string[];
-
-  @Min(0)
-  @IsInt()
-  retention_days!: number;
-}
-
-class GovernanceSchema {
-  @IsBoolean()
-  enabled!: boolean;
-
-  @Type(() => QuotaSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
-  default_quota!: QuotaSchema;
-
-  @IsBoolean()
-  fail_open!: boolean;
-
-  @Type(() => VisibilitySchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
-  visibility!: VisibilitySchema;
-
-  // Keyed by client id: a Map so that each client's rules are validated (see toMapOf).
-  @ValidateNested({ each: true })
-  @Transform(toMapOf(ClientRulesSchema))
-  @IsDefined()
-  clients!: Map<string, ClientRulesSchema>;
-}
-
+// Logs always go to stderr: in stdio mode stdout is the protocol channel.
 class LoggingSchema {
+  @Default('info')
   @Transform(({ value }: { value: unknown }) => normaliseLogLevel(value), { toClassOnly: true })
   @IsIn(LOG_LEVELS, {
     message: `must be one of ${LOG_LEVELS.join(', ')} (DEBUG, INFO, WARNING, ERROR also accepted)`,
   })
   level!: LogLevel;
 
+  @Default('json')
   @IsIn(LOG_FORMATS)
-  format!: GatewayConfig['logging']['format'];
-
-  @IsIn(LOG_OUTPUTS)
-  output!: GatewayConfig['logging']['output'];
-}
-
-class LimitsSchema {
-  @Min(1)
-  @IsInt()
-  sessions_per_client!: number;
-
-  @Min(1)
-  @IsInt()
-  sessions_total!: number;
-
-  @Min(256)
-  @IsInt()
-  session_metadata_bytes!: number;
-
-  @Min(16)
-  @IsInt()
-  logged_client_info_bytes!: number;
-
-  @Min(1)
-  @IsInt()
-  batch_max_requests!: number;
-
-  @Min(1024)
-  @IsInt()
-  batch_max_response_bytes!: number;
-
-  @Min(1024)
-  @IsInt()
-  argument_max_bytes!: number;
-
-  @Min(1)
-  @IsInt()
-  argument_max_keys!: number;
-
-  @Min(1)
-  @IsInt()
-  argument_max_depth!: number;
-
-  @Min(1)
-  @IsInt()
-  sse_streams_per_client!: number;
-
-  @Min(1)
-  @IsInt()
-  sse_streams_total!: number;
-
-  @Min(1)
-  @IsInt()
-  shutdown_deadline_seconds!: number;
-}
-
-class MetricsSchema {
-  // 0 is allowed: no client id ever becomes a label value.
-  @Min(0)
-  @IsInt()
-  client_label_limit!: number;
+  format!: LogFormat;
 }
 
 export class GatewayConfigSchema {
+  // The seed makes stdio the default of `owlclaw mcp-server start`; `npm start` asks for http.
+  @Default('stdio')
   @IsIn(TRANSPORTS)
   transport!: TransportKind;
 
+  /** Returns stack traces in error data; never enable in production. */
+  @Default(false)
   @IsBoolean()
   dev_mode!: boolean;
 
-  @Type(() => ServerSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
+  @Section(() => ServerSchema)
   server!: ServerSchema;
 
-  @Type(() => HttpSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
+  @Section(() => HttpSchema)
   http!: HttpSchema;
 
-  @Type(() => SessionsSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
+  @Section(() => SessionsSchema)
   sessions!: SessionsSchema;
 
-  @Type(() => StdioSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
+  @Section(() => StdioSchema)
   stdio!: StdioSchema;
 
-  @Type(() => ToolsSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
+  @Section(() => ToolsSchema)
   tools!: ToolsSchema;
 
-  @Type(() => ResourcesSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
+  @Section(() => ResourcesSchema)
   resources!: ResourcesSchema;
 
-  @Type(() => CapabilitiesSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
+  @Section(() => CapabilitiesSchema)
   capabilities!: CapabilitiesSchema;
 
-  @Type(() => GovernanceSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
+  @Section(() => GovernanceSchema)
   governance!: GovernanceSchema;
 
-  @Type(() => AuthSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
+  @Section(() => AuthSchema)
   auth!: AuthSchema;
 
-  @Type(() => StateSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
+  @Section(() => StateSchema)
   state!: StateSchema;
 
-  @Type(() => LedgerSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
+  @Section(() => LedgerSchema)
   ledger!: LedgerSchema;
 
-  @Type(() => LoggingSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
+  @Section(() => LoggingSchema)
   logging!: LoggingSchema;
 
-  @Type(() => LimitsSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
+  @Section(() => LimitsSchema)
   limits!: LimitsSchema;
 
-  @Type(() => MetricsSchema)
-  @ValidateNested()
-  @IsObject()
-  @IsDefined()
+  @Section(() => MetricsSchema)
   metrics!: MetricsSchema;
 }
 
@@ -611,7 +213,7 @@ export function validateGatewayConfigShape(plain: unknown): SchemaResult {
     collectProblems(errors, [], problems);
     return { ok: false, problems };
   }
-  // Safe: every member has just been checked against the schema mirroring GatewayConfig.
+  // Safe: every member has just been checked against the schema.
   return { ok: true, config: toPlain(instance) as GatewayConfig };
 }
 
