@@ -119,7 +119,8 @@ describe('npm pack: the installed package', () => {
 
   it('npx owlclaw mcp-server start --transport stdio serves the demo pack and the module', async () => {
     const home = join(work, 'home');
-    const ledger = join(work, 'ledger', 'ledger.db');
+    // With no config file the stdio ledger goes to the user's data directory.
+    const ledger = join(home, '.local', 'share', 'owlclaw', 'ledger.db');
     const transport = new StdioClientTransport({
       command: 'npx',
       args: ['--no', 'owlclaw', 'mcp-server', 'start', '--transport', 'stdio'],
@@ -129,14 +130,7 @@ describe('npm pack: the installed package', () => {
         HOME: home,
         XDG_DATA_HOME: join(home, '.local', 'share'),
         MCP_CLIENT_ID: 'packed-test',
-        // Today's defaults resolve against the working directory; name both places outright.
-        MCP_SERVER_LEDGER_SQLITE_PATH: ledger,
-        MCP_SERVER_RESOURCES_SKILLS_DIR: join(
-          app,
-          'node_modules',
-          'owlclaw-mcp-gateway',
-          'capabilities',
-        ),
+        // No skills directory named: the demo skills come from the installed package.
         MCP_SERVER_CAPABILITIES_MODULES: join(app, 'dist', 'shout.module.js'),
       },
     });
