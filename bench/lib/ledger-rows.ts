@@ -46,7 +46,15 @@ export function ledgerRow(i: number, rows: number, span: TimeSpan): Array<string
     i % 250,
     outcome === 'success' ? (i % 10) / 100 : 0,
     outcome === 'denied' ? 0 : 100 + (i % 900),
+    null,
+    outcome === 'success' ? null : `error ${i}`,
+    outcome === 'denied' ? null : resultDigest(i),
   ];
+}
+
+/** A 64-hex-digit stand-in for a result's SHA-256, distinct per row (as real digests are). */
+function resultDigest(i: number): string {
+  return i.toString(16).padStart(64, '0');
 }
 
 /** The same rows as a SELECT over `generate_series(0, $3 - 1) as g(i)`; $1 = from, $2 = to, $3 = rows. */
@@ -67,5 +75,8 @@ export const POSTGRES_ROW_SELECT = `
     case when i % 100 < 2 then (array[${DENIAL_REASONS.map((r) => `'${r}'`).join(', ')}])[i % ${DENIAL_REASONS.length} + 1] end,
     i % 250,
     case when i % 100 > 2 then (i % 10) / 100.0 else 0 end,
-    case when i % 100 < 2 then 0 else 100 + (i % 900) end
+    case when i % 100 < 2 then 0 else 100 + (i % 900) end,
+    null,
+    case when i % 100 > 2 then null else 'error ' || i end,
+    case when i % 100 < 2 then null else lpad(to_hex(i), 64, '0') end
   from generate_series(0, $3::bigint - 1) as g(i)`;
