@@ -31,6 +31,7 @@ RUN npm run build \
 FROM node:20-bookworm-slim AS runtime
 
 ENV NODE_ENV=production \
+    NODE_OPTIONS="--no-allocation-site-pretenuring" \
     MCP_SERVER_TRANSPORT=http \
     MCP_SERVER_HTTP_HOST=0.0.0.0 \
     MCP_SERVER_HTTP_PORT=8080

@@ -13,6 +13,7 @@ import { BenchContext } from './lib/context';
 import { progress } from './lib/log';
 import { waitForQuietMachine } from './lib/load-wait';
 import { currentLoad, describeMachine } from './lib/machine';
+import { nodeOptionsRefusal } from './lib/node-options-check';
 import { REPO_ROOT } from './lib/paths';
 import { renderReport } from './report/markdown';
 import { BenchResults, GrowthResults } from './report/results';
@@ -33,12 +34,14 @@ async function main(): Promise<void> {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
   }
+  const nodeFlags = nodeFlagsInUse(options);
   const waited = await waitForQuietMachine(options.maxLoad, options.waitMinutes);
   const results: BenchResults = {
     startedAt: new Date(),
     command: ['npm run bench', ...(argv.length > 0 ? ['--', ...argv] : [])].join(' '),
     loadAtStart: currentLoad(),
     waitedForLoadSeconds: waited,
+    nodeFlags,
   };
   progress(`load average at start: ${results.loadAtStart.join(' / ')}`);
   const compiled = await CompiledBench.build();
@@ -49,6 +52,21 @@ async function main(): Promise<void> {
   }
   results.finishedAt = new Date();
   await report(results, options);
+}
+
+/** The flags every server gets; a Dockerfile whose NODE_OPTIONS node refuses is said out loud. */
+function nodeFlagsInUse(options: BenchOptions): BenchResults['nodeFlags'] {
+  const { nodeFlags: flags, nodeFlagsSource: source } = options;
+  progress(`node flags for every server (${source}): ${flags.join(' ') || 'none'}`);
+  if (source !== 'Dockerfile') return { flags, source };
+  const refusal = nodeOptionsRefusal(flags);
+  if (refusal !== undefined) {
+    progress(
+      `WARNING: node refuses the Dockerfile's NODE_OPTIONS, so the image would not start ` +
+        `(${refusal}); the bench passes the flags as arguments, where node takes them`,
+    );
+  }
+  return { flags, source, refusedInNodeOptions: refusal };
 }
 
 async function runSections(ctx: BenchContext, results: BenchResults): Promise<void> {

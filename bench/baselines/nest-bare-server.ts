@@ -9,20 +9,11 @@ import 'reflect-metadata';
 import { Body, Controller, Header, HttpCode, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { readFileSync } from 'node:fs';
 import { AddressInfo, Server } from 'node:net';
+import { cannedAnswer, readCannedResults, RpcRequest } from '../shared/canned-answer';
 import { announceListening, exitOnSignals } from '../shared/listening';
 
-interface RpcRequest {
-  id?: string | number | null;
-  method?: string;
-  params?: { arguments?: unknown };
-}
-
-const canned = JSON.parse(readFileSync(process.env.BENCH_CANNED_RESULTS ?? '', 'utf8')) as Record<
-  string,
-  unknown
->;
+const canned = readCannedResults();
 
 @Controller('mcp')
 class BareMcpController {
@@ -30,16 +21,7 @@ class BareMcpController {
   @HttpCode(200)
   @Header('Content-Type', 'application/json')
   answer(@Body() body: RpcRequest): unknown {
-    const id = body.id ?? null;
-    if (body.method === 'tools/call') {
-      const text = JSON.stringify(body.params?.arguments ?? {});
-      return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } };
-    }
-    const result = body.method === undefined ? undefined : canned[body.method];
-    if (result === undefined) {
-      return { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
-    }
-    return { jsonrpc: '2.0', id, result };
+    return cannedAnswer(body, canned);
   }
 }
 

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { dockerfileNodeFlags, splitNodeOptions } from './node-flags';
 
 export const SECTIONS = ['http', 'stdio', 'tools', 'skills', 'ledger'] as const;
 export type Section = (typeof SECTIONS)[number];
@@ -25,6 +26,10 @@ export interface BenchOptions {
   profile: boolean;
   /** Where to keep the raw .cpuprofile of the profile section (for DevTools); undefined drops it. */
   profileOut?: string;
+  /** Node flags every server gets, before its script. */
+  nodeFlags: string[];
+  /** Where they came from, for the report. */
+  nodeFlagsSource: 'Dockerfile' | '--node-flags';
 }
 
 const HELP = `npm run bench -- [options]
@@ -49,11 +54,14 @@ const HELP = `npm run bench -- [options]
   --out <file>          report file (default BENCHMARKS.md for a full run; a subset prints only)
   --profile             also CPU-profile the governed gateway under tools/call load
   --profile-out <file>  keep the raw .cpuprofile there (open it in Chrome DevTools)
+  --node-flags "<flags>"
+                        node flags for every server the bench starts, instead of the NODE_OPTIONS
+                        of the Dockerfile's final stage (default); --node-flags "" for none
   --help`;
 
 export function parseOptions(argv: string[]): BenchOptions {
   const { values } = parseArgs({
-    args: argv,
+    args: joinFlagValues(argv),
     options: {
       only: { type: 'string' },
       duration: { type: 'string', default: '10' },
@@ -72,6 +80,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       out: { type: 'string' },
       profile: { type: 'boolean', default: false },
       'profile-out': { type: 'string' },
+      'node-flags': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -104,7 +113,25 @@ export function parseOptions(argv: string[]): BenchOptions {
     profile:
       values.profile || values['profile-out'] !== undefined || (only?.includes('profile') ?? false),
     profileOut: values['profile-out'],
+    nodeFlags:
+      values['node-flags'] === undefined
+        ? dockerfileNodeFlags()
+        : splitNodeOptions(values['node-flags']),
+    nodeFlagsSource: values['node-flags'] === undefined ? 'Dockerfile' : '--node-flags',
   };
+}
+
+/**
+ * `--node-flags --x` as `--node-flags=--x`: parseArgs would take a value that
+ * starts with a dash for the next option, and node flags always do.
+ */
+function joinFlagValues(argv: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--node-flags' && i + 1 < argv.length) joined.push(`--node-flags=${argv[++i]}`);
+    else joined.push(argv[i]);
+  }
+  return joined;
 }
 
 function parseSections(only: string[] | undefined): Section[] {

@@ -2,17 +2,21 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
+import { childEnv } from './child-env';
+import { REPO_ROOT } from './paths';
 
 /** USER_HZ: /proc reports CPU times in these ticks (100 on Linux for every common architecture). */
 const CLOCK_TICKS_PER_SECOND = 100;
-import { REPO_ROOT } from './paths';
 
 export interface ServerSpec {
   /** Short label for logs and errors. */
   name: string;
-  /** Arguments to `node` (script first). */
+  /** Node flags, given before the script: the bench's one list (plus e.g. --cpu-prof). */
+  nodeFlags: readonly string[];
+  /** The script, then its arguments. */
   args: string[];
-  env?: NodeJS.ProcessEnv;
+  /** Variables on top of the bench's environment as childEnv filters it. */
+  env?: Record<string, string>;
   /** The server's stderr goes to this file (not a pipe: no reader can slow the server down). */
   logFile: string;
   /** Pipe stdin/stdout (stdio servers) instead of ignoring them. */
@@ -47,9 +51,9 @@ export class ChildServer {
     const log = openSync(spec.logFile, 'w');
     let child: ChildProcess;
     try {
-      child = spawn(process.execPath, spec.args, {
+      child = spawn(process.execPath, [...spec.nodeFlags, ...spec.args], {
         cwd: REPO_ROOT,
-        env: spec.env ?? process.env,
+        env: childEnv(spec.env),
         stdio: [spec.stdio ? 'pipe' : 'ignore', spec.stdio ? 'pipe' : 'ignore', log],
       });
     } finally {

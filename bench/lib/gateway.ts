@@ -22,42 +22,32 @@ export interface GatewaySetup {
   transport: 'http' | 'stdio';
   /** Sets MCP_SERVER_ADMIN_TOKEN (enables /admin). */
   adminToken?: string;
-  /** Extra node flags (e.g. --cpu-prof). */
-  nodeFlags?: string[];
+  /** Node flags: the bench's list (options.nodeFlags), plus e.g. --cpu-prof. */
+  nodeFlags: readonly string[];
   /** Extra environment variables (read by bench fixtures). */
   extraEnv?: Record<string, string>;
 }
 
 /**
  * Starts the production gateway (`node dist/cli/main.js mcp-server start`)
- * with a config file of its own plus MCP_SERVER_* variables; no variable of
- * the caller's environment leaks into it.
+ * with a config file of its own plus MCP_SERVER_* variables; no MCP_* variable
+ * of the caller's environment leaks into it (see childEnv).
  */
 export function startGateway(setup: GatewaySetup): Promise<{ server: ChildServer; port: number }> {
   const config = join(setup.scratch, `${setup.name}.yaml`);
   writeFileSync(config, `mcp_server:\n  transport: ${setup.transport}\n`);
   return ChildServer.start({
     name: setup.name,
-    args: [
-      ...(setup.nodeFlags ?? []),
-      GATEWAY_CLI,
-      'mcp-server',
-      'start',
-      '--transport',
-      setup.transport,
-    ],
+    nodeFlags: setup.nodeFlags,
+    args: [GATEWAY_CLI, 'mcp-server', 'start', '--transport', setup.transport],
     env: gatewayEnv(setup, config),
     logFile: join(setup.scratch, `${setup.name}.stderr.log`),
     stdio: setup.transport === 'stdio',
   });
 }
 
-function gatewayEnv(setup: GatewaySetup, config: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('MCP_')) env[key] = value;
-  }
-  Object.assign(env, {
+function gatewayEnv(setup: GatewaySetup, config: string): Record<string, string> {
+  const env: Record<string, string> = {
     MCP_SERVER_CONFIG: config,
     MCP_SERVER_HTTP_HOST: '127.0.0.1',
     MCP_SERVER_HTTP_PORT: '0',
@@ -69,7 +59,7 @@ function gatewayEnv(setup: GatewaySetup, config: string): NodeJS.ProcessEnv {
     MCP_SERVER_GOVERNANCE_DEFAULT_QUOTA_MAX_CALLS_PER_DAY: HUGE,
     MCP_SERVER_GOVERNANCE_DEFAULT_QUOTA_MONTHLY_BUDGET: HUGE,
     MCP_SERVER_LEDGER_ENABLED: String(setup.ledger.driver !== 'off'),
-  });
+  };
   if (setup.ledger.driver === 'sqlite') {
     env.MCP_SERVER_LEDGER_DRIVER = 'sqlite';
     env.MCP_SERVER_LEDGER_SQLITE_PATH = setup.ledger.path;

@@ -1,9 +1,11 @@
 import { MachineInfo } from '../lib/machine';
+import { comparedCell } from './compared-cell';
 import { num, ratio, table, verdict } from './format';
 import {
   BenchResults,
   GrowthResults,
   HttpResults,
+  NodeFlagsUsed,
   ProfileResults,
   QueryTiming,
   StdioResults,
@@ -47,6 +49,7 @@ function machineSection(results: BenchResults, machine: MachineInfo): string {
         ['Memory', `${machine.memoryGiB.toFixed(1)} GiB`],
         ['Node', machine.node],
         ['Kernel', machine.kernel],
+        ['Node flags (every server)', describeNodeFlags(results.nodeFlags)],
         ['Date', results.startedAt.toISOString()],
         ['Load average at start (1/5/15 min)', results.loadAtStart.join(' / ')],
         ['Waited for the load to drop', `${results.waitedForLoadSeconds} s`],
@@ -61,6 +64,17 @@ function machineSection(results: BenchResults, machine: MachineInfo): string {
     '```',
     '',
   ].join('\n');
+}
+
+function describeNodeFlags(used: NodeFlagsUsed): string {
+  const flags = used.flags.length > 0 ? used.flags.map((f) => `\`${f}\``).join(' ') : 'none';
+  const source =
+    used.source === 'Dockerfile' ? "the Dockerfile's NODE_OPTIONS" : 'set with --node-flags';
+  const refusal =
+    used.refusedInNodeOptions === undefined
+      ? ''
+      : `; **node refuses them in NODE_OPTIONS** (${used.refusedInNodeOptions.replace(/\s+/g, ' ').replace(/\|/g, '\\|')})`;
+  return `${flags} (${source}; given as node arguments)${refusal}`;
 }
 
 function targetsSection(results: BenchResults): string {
@@ -95,19 +109,14 @@ function httpSection(http: HttpResults): string {
   const ratios = http.cells
     .filter((cell) => cell.target === 'a')
     .map((a) => {
-      const of = (key: 'b' | 'c' | 'd') =>
-        http.cells.find(
-          (x) => x.target === key && x.method === a.method && x.connections === a.connections,
-        );
-      const c = of('c');
-      const d = of('d');
-      const b = of('b');
+      const [b, c, d, e] = (['b', 'c', 'd', 'e'] as const).map((key) => comparedCell(http, key, a));
       return [
         a.method,
         a.connections,
         c ? ratio(a.rps / c.rps) : 'n/a',
         c ? ratio(a.p99Ms / c.p99Ms) : 'n/a',
         d ? ratio(a.rps / d.rps) : 'n/a',
+        e ? ratio(a.rps / e.rps) : 'n/a',
         b ? ratio(a.rps / b.rps) : 'n/a',
         b && c ? ratio(b.rps / c.rps) : 'n/a',
       ];
@@ -116,8 +125,9 @@ function httpSection(http: HttpResults): string {
     '## 1. HTTP (Streamable HTTP, POST /mcp)',
     '',
     paragraph(
-      `autocannon, ${http.durationSeconds} s per run, ${plural(http.reps, 'run')} per cell with the four`,
-      'targets alternating; req/s, p50 and p99 are medians over the runs; requests, non-2xx, errors and',
+      `autocannon, ${http.durationSeconds} s per run, ${plural(http.reps, 'run')} per cell with the`,
+      "scenario's targets alternating (the priced call runs against (a) alone, see Method); req/s, p50",
+      'and p99 are medians over the runs; requests, non-2xx, errors and',
       'body mismatches are totals over the runs (every response body was compared with a checked',
       'sample). RSS is the largest VmRSS of the server process read after each of its runs. Each target',
       'is one process for the whole section, so a later run meets the state the earlier runs left behind',
@@ -142,7 +152,10 @@ function httpSection(http: HttpResults): string {
       rows,
     ),
     '',
-    'Ratios (medians):',
+    paragraph(
+      'Ratios (medians; for `tools/call (priced)` the baselines (c), (d), (e) are their plain',
+      '`tools/call` cells with the same connections, and (b) did not run it):',
+    ),
     '',
     table(
       [
@@ -151,6 +164,7 @@ function httpSection(http: HttpResults): string {
         '(a)/(c) req/s',
         '(a)/(c) p99',
         '(a)/(d) req/s',
+        '(a)/(e) req/s',
         '(a)/(b) req/s',
         '(b)/(c) req/s',
       ],
@@ -316,15 +330,31 @@ function methodSection(): string {
     '',
     '- Every server is its own `node` child process; the gateway runs as in production',
     '  (`node dist/cli/main.js mcp-server start`), configured by MCP_SERVER_* variables, with the demo',
-    '  pack off and the trivial tool `bench_echo` (bench/fixtures/echo.capability.ts) loaded through',
-    '  `capabilities.modules`. The bench code that runs in children is compiled to plain JavaScript',
-    '  first, so no compiler sits in any server process.',
+    '  pack off and the trivial tools `bench_echo` and `bench_priced_echo`',
+    '  (bench/fixtures/echo.capability.ts) loaded through `capabilities.modules`. The bench code that',
+    '  runs in children is compiled to plain JavaScript first, so no compiler sits in any server process.',
+    '- Every server (gateways, baselines, the stdio servers, the growth and profile gateways) runs with',
+    '  the same node flags, listed under "Machine and run": the NODE_OPTIONS of the Dockerfile\'s final',
+    '  stage, what operators deploy, unless `--node-flags` replaced them. They are given as node',
+    "  arguments before the script; no MCP_* variable or NODE_OPTIONS of the bench's own environment",
+    '  reaches a server.',
     '- Quotas are raised so that no rate limit or budget triggers; the gateways are used through one',
     '  session (initialize once, then Mcp-Session-Id); every request sends',
     '  `Accept: application/json, text/event-stream`.',
-    "- (c) answers POST /mcp with the gateway's bodies (tools/call computed, tools/list as gateway (a)",
-    "  answered it) and nothing else; (d) is the SDK's stateless example (new McpServer and",
-    '  transport per request, on express), which answers as an SSE stream.',
+    "- The HTTP stacks: (a) and (b) serve POST /mcp with the gateway's front door on node:http, ahead",
+    '  of Express (src/transport/http/mcp-front-door.ts); (c) is a bare Nest controller on Express, with',
+    "  Nest's body parser and router; (d) is the SDK's stateless example on Express; (e) is plain",
+    '  node:http (read the body, JSON.parse, answer, JSON.stringify): the floor, with no target on it.',
+    "- (c) and (e) answer POST /mcp with the gateway's bodies, the same bytes (tools/call computed,",
+    "  tools/list as gateway (a) answered it) and nothing else; (d) is the SDK's stateless example",
+    '  (new McpServer and transport per request, serving the same two tools), which answers as an SSE',
+    '  stream.',
+    '- `tools/call (priced)` calls `bench_priced_echo`, the same echo with `estimatedCost: 0.001`:',
+    "  gateway (a) reserves the estimate on the client's monthly budget (1e9) and settles it when the",
+    '  call completes. It runs against (a) only: (b) has governance off and the baselines have no spend',
+    '  path, so their answer to it would be their plain echo. Its ratios and targets therefore use the',
+    '  plain `tools/call` cells of (c), (d) and (e) at the same connection count. Its answers are',
+    '  checked like every other cell (same echo text, then the same body every time).',
     '- autocannon runs inside the bench process, on the same machine as the servers.',
     '- Growth queries are timed from the client (HTTP round trip included) on an otherwise idle',
     '  gateway: the first request, then the median of the repeats.',

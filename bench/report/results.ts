@@ -1,9 +1,13 @@
 import { ProfileSummary } from '../lib/cpu-profile';
 import { LoadTestResult } from '../lib/load-test';
 
-/** The HTTP targets: (a) gateway governed, (b) gateway bare, (c) bare Nest, (d) SDK stateless. */
-export type HttpTargetKey = 'a' | 'b' | 'c' | 'd';
-export type HttpMethod = 'tools/call' | 'tools/list';
+/**
+ * The HTTP targets: (a) gateway governed, (b) gateway bare, (c) bare Nest,
+ * (d) SDK stateless, (e) raw node:http.
+ */
+export type HttpTargetKey = 'a' | 'b' | 'c' | 'd' | 'e';
+/** `tools/call (priced)` calls the tool with a declared cost; only (a) has a spend path for it. */
+export type HttpMethod = 'tools/call' | 'tools/call (priced)' | 'tools/list';
 
 export interface HttpCell {
   target: HttpTargetKey;
@@ -28,7 +32,10 @@ export interface HttpResults {
   durationSeconds: number;
   reps: number;
   cells: HttpCell[];
-  targets: Record<HttpTargetKey, { label: string; sampleBytes: Record<HttpMethod, number> }>;
+  targets: Record<
+    HttpTargetKey,
+    { label: string; sampleBytes: Partial<Record<HttpMethod, number>> }
+  >;
 }
 
 export interface StdioCell {
@@ -88,6 +95,7 @@ export interface BenchResults {
   command: string;
   loadAtStart: number[];
   waitedForLoadSeconds: number;
+  nodeFlags: NodeFlagsUsed;
   http?: HttpResults;
   stdio?: StdioResults;
   growth?: GrowthResults;
@@ -102,4 +110,12 @@ export interface ProfileResults {
   rpsBefore: number;
   rpsDuring: number;
   summary: ProfileSummary;
+}
+
+/** The node flags every server ran with, and where they came from. */
+export interface NodeFlagsUsed {
+  flags: string[];
+  source: 'Dockerfile' | '--node-flags';
+  /** Node's refusal when the Dockerfile's flags cannot be given through NODE_OPTIONS. */
+  refusedInNodeOptions?: string;
 }

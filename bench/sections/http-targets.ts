@@ -19,12 +19,14 @@ export const TARGET_LABELS: Record<HttpTargetKey, string> = {
   b: '(b) gateway, governance + ledger off',
   c: '(c) bare NestJS controller',
   d: '(d) SDK stateless Streamable HTTP',
+  e: '(e) raw node:http',
 };
 
 /**
- * Starts the four HTTP targets, each in its own process. The gateways get a
- * session (initialize once); the bare Nest controller answers tools/list with
- * exactly what gateway (a) answered.
+ * Starts the five HTTP targets, each in its own process, all with the
+ * bench's node flags. The gateways get a session (initialize once); the bare
+ * Nest controller and raw node:http answer tools/list with exactly what
+ * gateway (a) answered.
  */
 export async function startHttpTargets(ctx: BenchContext): Promise<HttpTarget[]> {
   const scratch = ctx.compiled.scratch('http');
@@ -41,6 +43,7 @@ export async function startHttpTargets(ctx: BenchContext): Promise<HttpTarget[]>
         skillsDir,
         scratch,
         transport: 'http',
+        nodeFlags: ctx.options.nodeFlags,
       });
       const url = `http://127.0.0.1:${port}/mcp`;
       targets.push({
@@ -58,19 +61,21 @@ export async function startHttpTargets(ctx: BenchContext): Promise<HttpTarget[]>
       method: 'tools/list',
     });
     writeFileSync(canned, JSON.stringify({ 'tools/list': list.message?.result }));
-    const nest = await ChildServer.start({
-      name: 'nest-bare',
-      args: [ctx.compiled.js('baselines/nest-bare-server.ts')],
-      env: { ...process.env, BENCH_CANNED_RESULTS: canned },
-      logFile: join(scratch, 'nest-bare.stderr.log'),
-    });
-    targets.push(baseline('c', nest.server, nest.port));
-    const sdk = await ChildServer.start({
-      name: 'sdk-http',
-      args: [ctx.compiled.js('baselines/sdk-http-server.ts')],
-      logFile: join(scratch, 'sdk-http.stderr.log'),
-    });
-    targets.push(baseline('d', sdk.server, sdk.port));
+    const baselines: Array<[HttpTargetKey, string, string]> = [
+      ['c', 'nest-bare', 'baselines/nest-bare-server.ts'],
+      ['d', 'sdk-http', 'baselines/sdk-http-server.ts'],
+      ['e', 'node-http', 'baselines/node-http-server.ts'],
+    ];
+    for (const [key, name, script] of baselines) {
+      const { server, port } = await ChildServer.start({
+        name,
+        nodeFlags: ctx.options.nodeFlags,
+        args: [ctx.compiled.js(script)],
+        env: { BENCH_CANNED_RESULTS: canned },
+        logFile: join(scratch, `${name}.stderr.log`),
+      });
+      targets.push(baseline(key, server, port));
+    }
     return targets;
   } catch (err) {
     await stopHttpTargets(targets);

@@ -4,43 +4,63 @@ import { progress } from '../lib/log';
 import { rpc } from '../lib/mcp-http';
 import { median, sum } from '../lib/stats';
 import { HttpCell, HttpMethod, HttpResults } from '../report/results';
-import { BENCH_TOOL, ECHO_ARGS, ECHO_RESULT_TEXT } from '../shared/bench-tool';
+import {
+  BENCH_TOOL,
+  BENCH_TOOLS,
+  ECHO_ARGS,
+  ECHO_RESULT_TEXT,
+  PRICED_BENCH_TOOL,
+} from '../shared/bench-tool';
 import { HttpTarget, startHttpTargets, stopHttpTargets } from './http-targets';
 
-const METHODS: HttpMethod[] = ['tools/call', 'tools/list'];
+const METHODS: HttpMethod[] = ['tools/call', 'tools/call (priced)', 'tools/list'];
 const WARMUP_SECONDS = 3;
 
-const REQUEST_BODIES: Record<HttpMethod, string> = {
-  'tools/call': JSON.stringify({
+const callBody = (name: string): string =>
+  JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
     method: 'tools/call',
-    params: { name: BENCH_TOOL.name, arguments: ECHO_ARGS },
-  }),
+    params: { name, arguments: ECHO_ARGS },
+  });
+
+const REQUEST_BODIES: Record<HttpMethod, string> = {
+  'tools/call': callBody(BENCH_TOOL.name),
+  'tools/call (priced)': callBody(PRICED_BENCH_TOOL.name),
   'tools/list': JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
 };
 
 /**
+ * The targets a method runs against: the priced call only against gateway
+ * (a), the one target with a spend path (a baseline would answer it with its
+ * plain echo, already measured as tools/call).
+ */
+function targetsFor(method: HttpMethod, targets: readonly HttpTarget[]): HttpTarget[] {
+  return targets.filter((target) => method !== 'tools/call (priced)' || target.key === 'a');
+}
+
+/**
  * HTTP throughput: every (method, connections) scenario runs `reps` times,
- * the four targets alternating inside each repetition; medians are reported.
+ * its targets alternating inside each repetition; medians are reported.
  */
 export async function runHttpSection(ctx: BenchContext): Promise<HttpResults> {
   const { duration, reps, connections } = ctx.options;
-  progress('http: starting the four targets');
+  progress('http: starting the five targets');
   const targets = await startHttpTargets(ctx);
   try {
     const expected = new Map<string, string>();
     const results = emptyResults(targets, duration, reps);
-    for (const target of targets) {
-      for (const method of METHODS) {
+    for (const method of METHODS) {
+      for (const target of targetsFor(method, targets)) {
         const body = await sampleAndVerify(target, method);
         expected.set(`${target.key} ${method}`, body);
         results.targets[target.key].sampleBytes[method] = Buffer.byteLength(body);
       }
     }
+    checkSameBytes(expected, 'c', 'e');
     progress(`http: warm-up, ${WARMUP_SECONDS} s per target and method`);
-    for (const target of targets) {
-      for (const method of METHODS) {
+    for (const method of METHODS) {
+      for (const target of targetsFor(method, targets)) {
         await run(target, method, connections[0], WARMUP_SECONDS, expected);
       }
     }
@@ -48,7 +68,7 @@ export async function runHttpSection(ctx: BenchContext): Promise<HttpResults> {
     for (let rep = 1; rep <= reps; rep++) {
       for (const method of METHODS) {
         for (const conns of connections) {
-          for (const target of targets) {
+          for (const target of targetsFor(method, targets)) {
             const result = await run(target, method, conns, duration, expected);
             target.server.sampleRss();
             const key = `${target.key} ${method} ${conns}`;
@@ -63,7 +83,7 @@ export async function runHttpSection(ctx: BenchContext): Promise<HttpResults> {
     }
     for (const method of METHODS) {
       for (const conns of connections) {
-        for (const target of targets) {
+        for (const target of targetsFor(method, targets)) {
           results.cells.push(
             cell(target, method, conns, runs.get(`${target.key} ${method} ${conns}`) ?? []),
           );
@@ -102,9 +122,9 @@ async function sampleAndVerify(target: HttpTarget, method: HttpMethod): Promise<
       ? `HTTP ${reply.status}`
       : result === undefined
         ? 'no result'
-        : method === 'tools/call'
-          ? checkCall(result)
-          : checkList(result);
+        : method === 'tools/list'
+          ? checkList(result)
+          : checkCall(result);
   if (problem !== undefined) {
     throw new Error(
       `${target.label} answered ${method} wrongly (${problem}): ${reply.body.slice(0, 400)}`,
@@ -120,8 +140,24 @@ function checkCall(result: Record<string, unknown>): string | undefined {
 }
 
 function checkList(result: Record<string, unknown>): string | undefined {
-  const tools = result.tools as Array<{ name?: string }> | undefined;
-  return tools?.length === 1 && tools[0].name === BENCH_TOOL.name ? undefined : 'wrong tool list';
+  const names = (result.tools as Array<{ name?: string }> | undefined)?.map((tool) => tool.name);
+  const expected = BENCH_TOOLS.map((tool) => tool.name);
+  return JSON.stringify(names?.sort()) === JSON.stringify(expected.sort())
+    ? undefined
+    : 'wrong tool list';
+}
+
+/** Two targets meant to send the same bytes (the baselines sharing canned-answer) must. */
+function checkSameBytes(expected: Map<string, string>, first: string, second: string): void {
+  for (const method of METHODS) {
+    const one = expected.get(`${first} ${method}`);
+    const other = expected.get(`${second} ${method}`);
+    if (one !== undefined && other !== undefined && one !== other) {
+      throw new Error(
+        `(${first}) and (${second}) answered ${method} differently: ${one} / ${other}`,
+      );
+    }
+  }
 }
 
 function cell(
@@ -148,10 +184,7 @@ function cell(
 }
 
 function emptyResults(targets: HttpTarget[], durationSeconds: number, reps: number): HttpResults {
-  const entries = targets.map((t) => [
-    t.key,
-    { label: t.label, sampleBytes: { 'tools/call': 0, 'tools/list': 0 } },
-  ]);
+  const entries = targets.map((t) => [t.key, { label: t.label, sampleBytes: {} }]);
   return {
     durationSeconds,
     reps,

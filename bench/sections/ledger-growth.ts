@@ -86,6 +86,7 @@ async function measure(
     skillsDir: ctx.compiled.scratch('ledger-empty-skills'),
     scratch,
     transport: 'http',
+    nodeFlags: ctx.options.nodeFlags,
     adminToken: ADMIN_TOKEN,
   };
   progress(`ledger ${driver}: first start (creates the table)`);

@@ -35,7 +35,7 @@ export async function runProfile(ctx: BenchContext): Promise<ProfileResults> {
     skillsDir: ctx.compiled.scratch('profile-empty-skills'),
     scratch,
     transport: 'http',
-    nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+    nodeFlags: [...ctx.options.nodeFlags, '--cpu-prof', `--cpu-prof-dir=${profileDir}`],
   });
   let before: LoadTestResult;
   let during: LoadTestResult;

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { childEnv } from '../lib/child-env';
 import { BenchContext } from '../lib/context';
 import { startGateway } from '../lib/gateway';
 import { progress } from '../lib/log';
@@ -25,11 +26,13 @@ export async function runSkillsGrowth(
   const scanned = JSON.parse(
     execFileSync(
       process.execPath,
-      [ctx.compiled.js('fixtures/scan-skills.ts'), skillsDir, String(SCAN_REPEATS)],
-      {
-        encoding: 'utf8',
-        maxBuffer: 1024 * 1024,
-      },
+      [
+        ...ctx.options.nodeFlags,
+        ctx.compiled.js('fixtures/scan-skills.ts'),
+        skillsDir,
+        String(SCAN_REPEATS),
+      ],
+      { encoding: 'utf8', maxBuffer: 1024 * 1024, env: childEnv() },
     ),
   ) as { skills: number; warnings: number; ms: number[] };
   if (scanned.skills !== count || scanned.warnings > 0) {
@@ -49,6 +52,7 @@ export async function runSkillsGrowth(
     skillsDir,
     scratch,
     transport: 'http',
+    nodeFlags: ctx.options.nodeFlags,
   });
   const startupMs = msSince(start);
   try {

@@ -102,11 +102,13 @@ async function startServer(ctx: BenchContext, target: StdioCell['target']): Prom
       skillsDir: ctx.compiled.scratch('stdio-empty-skills'),
       scratch,
       transport: 'stdio',
+      nodeFlags: ctx.options.nodeFlags,
     });
     return server;
   }
   const { server } = await ChildServer.start({
     name: 'sdk-stdio',
+    nodeFlags: ctx.options.nodeFlags,
     args: [ctx.compiled.js('baselines/sdk-stdio-server.ts')],
     logFile: join(scratch, 'sdk-stdio.stderr.log'),
     stdio: true,

@@ -6,6 +6,7 @@ import { mcpHeaders, openSession } from '../lib/mcp-http';
 import { pagedListTimings } from '../lib/paged-timings';
 import { msSince } from '../lib/stats';
 import { GrowthResults } from '../report/results';
+import { BENCH_TOOLS } from '../shared/bench-tool';
 
 /** tools/list over N registered tools on the governed gateway (SQLite ledger). */
 export async function runToolsGrowth(
@@ -23,6 +24,7 @@ export async function runToolsGrowth(
     skillsDir: ctx.compiled.scratch('tools-empty-skills'),
     scratch,
     transport: 'http',
+    nodeFlags: ctx.options.nodeFlags,
     extraEnv: { BENCH_TOOL_COUNT: String(count) },
   });
   const startupMs = msSince(start);
@@ -34,7 +36,7 @@ export async function runToolsGrowth(
       'tools/list',
       'tools',
     );
-    return { count: count + 1, startupMs, timings };
+    return { count: count + BENCH_TOOLS.length, startupMs, timings };
   } finally {
     await server.stop();
   }
