@@ -1,46 +1,27 @@
-import { InstanceSlot } from '../common/object-slot';
 import { Injectable } from '@nestjs/common';
-import { McpRequestContext } from '../json-rpc/mcp-request-context';
+import { McpRequestContext, RateWindowState } from '../json-rpc/mcp-request-context';
 import { RemainingQuota } from './denial-reason';
 
-/** One rate-limit window as the last counter increment left it. */
-export interface WindowState {
-  /** `minute` or `day`. */
-  window: string;
-  /** `client` (all calls of the client) or `tool` (this tool for this client). */
-  scope: 'client' | 'tool';
-  limit: number;
-  remaining: number;
-  /** Seconds until the window resets. */
-  resetSeconds: number;
-}
-
-interface CallQuota {
-  budgetRemaining?: number;
-  windows: WindowState[];
-}
+export type WindowState = RateWindowState;
 
 /**
- * What the guards of one call learnt about its quota, shared between them
- * (the budget guard runs before the rate-limit guard, and both report the
- * whole picture). Keyed by the request context, so it dies with the call.
+ * What the guards of one call learnt about its quota, kept on the call's
+ * record: the budget guard runs before the rate-limit guard, and both report
+ * the whole picture.
  */
 @Injectable()
 export class GovernedCallState {
-  private readonly calls = new InstanceSlot<CallQuota>('callQuota');
-
   setBudgetRemaining(context: McpRequestContext, remaining: number): void {
-    this.of(context).budgetRemaining = remaining;
+    context.call.budgetRemaining = remaining;
   }
 
   addWindow(context: McpRequestContext, state: WindowState): void {
-    this.of(context).windows.push(state);
+    (context.call.rateWindows ??= []).push(state);
   }
 
   /** The window with the fewest calls left (the shorter one on a tie), or undefined before any. */
   tightestWindow(context: McpRequestContext): WindowState | undefined {
-    const windows = this.calls.get(context)?.windows ?? [];
-    return windows.reduce<WindowState | undefined>(
+    return (context.call.rateWindows ?? []).reduce<WindowState | undefined>(
       (best, w) =>
         best === undefined ||
         w.remaining < best.remaining ||
@@ -52,17 +33,13 @@ export class GovernedCallState {
   }
 
   remaining(context: McpRequestContext): RemainingQuota {
-    const quota = this.calls.get(context);
     const result: RemainingQuota = {};
-    for (const w of quota?.windows ?? []) {
+    for (const w of context.call.rateWindows ?? []) {
       const field = w.window === 'day' ? 'calls_day' : 'calls_minute';
       result[field] = Math.min(result[field] ?? Infinity, w.remaining);
     }
-    if (quota?.budgetRemaining !== undefined) result.budget = quota.budgetRemaining;
+    const budget = context.call.budgetRemaining;
+    if (budget !== undefined) result.budget = budget;
     return result;
-  }
-
-  private of(context: McpRequestContext): CallQuota {
-    return this.calls.get(context) ?? this.calls.set(context, { windows: [] });
   }
 }

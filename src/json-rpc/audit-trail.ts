@@ -20,21 +20,8 @@ export class AuditTrail {
     return this.observers.length;
   }
 
-  /**
-   * Tells every observer, in order, each after the previous one settled.
-   * Undefined when all of them finished synchronously (a call that costs
-   * nothing leaves the spend alone): the dispatcher then sends the response
-   * without waiting a turn of the microtask queue per observer.
-   */
-  notify(call: CompletedCall): Promise<void> | undefined {
-    return this.notifyFrom(call, 0);
-  }
-
-  private notifyFrom(call: CompletedCall, index: number): Promise<void> | undefined {
-    for (let i = index; i < this.observers.length; i++) {
-      const pending = this.observers[i].callCompleted(call);
-      if (pending) return pending.then(() => this.notifyFrom(call, i + 1));
-    }
-    return undefined;
+  /** Tells every observer, in order, each after the previous one settled. */
+  async notify(call: CompletedCall): Promise<void> {
+    for (const observer of this.observers) await observer.callCompleted(call);
   }
 }

@@ -179,7 +179,7 @@ export class JsonRpcDispatcher {
     const response = prepared?.response;
     try {
       // Recorded before the response leaves: a client never holds an answer the ledger lacks.
-      const observed = this.auditTrail.notify({
+      await this.auditTrail.notify({
         context,
         params: request.params ?? {},
         startedAt,
@@ -189,7 +189,6 @@ export class JsonRpcDispatcher {
         responseText: prepared?.text,
         cancelled: response === undefined,
       });
-      if (observed) await observed;
       return response;
     } catch (err) {
       return response === undefined ? undefined : this.fail(request, err);

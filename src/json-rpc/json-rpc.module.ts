@@ -6,7 +6,6 @@ import { AuditTrail } from './audit-trail';
 import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
 import { JsonRpcExceptionFilter } from './json-rpc-exception.filter';
 import { JsonRpcDispatcher } from './json-rpc.dispatcher';
-import { SoleCallProbe } from './sole-call.probe';
 import { McpMethodRegistry } from './mcp-method.registry';
 
 /**
@@ -24,7 +23,6 @@ import { McpMethodRegistry } from './mcp-method.registry';
     JsonRpcErrorMapper,
     JsonRpcExceptionFilter,
     AuditTrail,
-    SoleCallProbe,
   ],
   exports: [
     McpMethodRegistry,
@@ -32,7 +30,6 @@ import { McpMethodRegistry } from './mcp-method.registry';
     JsonRpcErrorMapper,
     JsonRpcExceptionFilter,
     AuditTrail,
-    SoleCallProbe,
   ],
 })
 export class JsonRpcModule {}

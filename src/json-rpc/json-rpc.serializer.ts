@@ -1,5 +1,4 @@
 import { Logger } from '@nestjs/common';
-import { ObjectSlot } from '../common/object-slot';
 import { ErrorCode } from '../errors/error-code';
 import { failure } from './json-rpc.responses';
 import { JsonRpcMessage, JsonRpcResponse } from './json-rpc.types';
@@ -10,7 +9,7 @@ const logger = new Logger('JsonRpcSerializer');
  * Text already made for a message object: an audited call's response is
  * serialized once before it is recorded, and the transport reuses that text.
  */
-const serialized = new ObjectSlot<string>('serialized');
+const serialized = new WeakMap<JsonRpcMessage, string>();
 
 interface Serialized {
   /** What goes on the wire; undefined when the message is dropped. */

@@ -1,13 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { PIPES_METADATA } from '@nestjs/common/constants.js';
-import {
-  ApplicationConfig,
-  DiscoveryService,
-  ExternalContextCreator,
-  MetadataScanner,
-} from '@nestjs/core';
+import { DiscoveryService, ExternalContextCreator, MetadataScanner } from '@nestjs/core';
 import { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper.js';
-import { McpParamType, RPC_CONTEXT_TYPE, MCP_PARAM_ARGS_METADATA } from './json-rpc.constants';
+import { RPC_CONTEXT_TYPE, MCP_PARAM_ARGS_METADATA } from './json-rpc.constants';
 import { McpMethodMarker, McpMethodOptions } from './mcp-method.decorator';
 import { McpParamsFactory } from './mcp-params.factory';
 import { McpRequestContext } from './mcp-request-context';
@@ -37,7 +31,6 @@ export class McpMethodRegistry implements OnApplicationBootstrap {
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
     private readonly contextCreator: ExternalContextCreator,
-    private readonly appConfig: ApplicationConfig,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -81,7 +74,7 @@ export class McpMethodRegistry implements OnApplicationBootstrap {
       instance,
       callback as (...args: unknown[]) => unknown,
       methodName,
-      this.takesArgsAsGiven(instance, callback, methodName) ? undefined : MCP_PARAM_ARGS_METADATA,
+      MCP_PARAM_ARGS_METADATA,
       this.paramsFactory,
       undefined,
       undefined,
@@ -89,34 +82,5 @@ export class McpMethodRegistry implements OnApplicationBootstrap {
       RPC_CONTEXT_TYPE,
     ) as McpInvoker;
     this.methods.set(options.name, { options, origin, invoke });
-  }
-
-  /**
-   * Whether Nest's parameter step would hand the method the invocation's own
-   * arguments: its parameters are @McpParams() first and @McpContext()
-   * second (or fewer), and no pipe applies (none on a parameter, the method,
-   * its class, none global). Such a method is wrapped without its parameter
-   * metadata, and Nest calls it with `(params, context)` as given, which is
-   * what the decorators resolve to, without its per-call parameter pipeline
-   * (an async function per parameter and a Promise.all, about 2 KiB of
-   * garbage per call). Guards, interceptors and filters are unchanged.
-   */
-  private takesArgsAsGiven(instance: object, callback: object, methodName: string): boolean {
-    const hasPipes = (target: object) =>
-      ((Reflect.getMetadata(PIPES_METADATA, target) as unknown[] | undefined) ?? []).length > 0;
-    if (this.appConfig.getGlobalPipes().length > 0) return false;
-    if (hasPipes(instance.constructor) || hasPipes(callback)) return false;
-    const params = (Reflect.getMetadata(
-      MCP_PARAM_ARGS_METADATA,
-      instance.constructor,
-      methodName,
-    ) ?? {}) as Record<string, { index: number; pipes?: unknown[] }>;
-    return Object.entries(params).every(([key, param]) => {
-      const type = Number(key.split(':')[0]);
-      const asGiven =
-        (type === Number(McpParamType.Params) && param.index === 0) ||
-        (type === Number(McpParamType.Context) && param.index === 1);
-      return asGiven && (param.pipes ?? []).length === 0;
-    });
   }
 }

@@ -3,6 +3,18 @@ import { JsonRpcId, JsonRpcParams } from './json-rpc.types';
 import { LoggingLevel } from '../session/logging-level';
 import { McpSession } from '../session/mcp-session';
 
+/** One rate-limit window as this call's counter increment left it. */
+export interface RateWindowState {
+  /** `minute` or `day`. */
+  window: string;
+  /** `client` (all calls of the client) or `tool` (this tool for this client). */
+  scope: 'client' | 'tool';
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+}
+
 /** Facts about a call that only its handler learns (what it targeted, what it cost). */
 export interface CallRecord {
   /** The tool name or resource URI the call addressed. */
@@ -19,6 +31,10 @@ export interface CallRecord {
   costReportInvalid?: boolean;
   /** The client's max_cost_per_call, set by governance: a reported cost above it is charged at it. */
   costCap?: number;
+  /** Set by governance: the budget left once this call's claim is counted. */
+  budgetRemaining?: number;
+  /** Set by governance: the rate-limit windows this call counted in. */
+  rateWindows?: RateWindowState[];
   /** The budget claim governance reserved for the call, settled when the call completes. */
   budgetClaim?: { id: string; month: string };
   /** Set by governance when it refuses the call (budget_exceeded, rate_limited, ...). */

@@ -4,7 +4,6 @@ import { GatewayConfig } from '../config/gateway-config';
 import { KyselyLedgerStore } from './kysely-ledger.store';
 import { ledgerConnectionFromConfig } from './ledger-connection';
 import { LEDGER_STORE, LedgerStore } from './ledger-store';
-import { SoleCallProbe } from '../json-rpc/sole-call.probe';
 import { LEDGER_MAX_BATCH_ROWS } from './ledger.constants';
 import { LedgerWriter } from './ledger.writer';
 
@@ -26,7 +25,6 @@ export const ledgerStoreProvider: Provider = {
 
 export const ledgerWriterProvider: Provider = {
   provide: LedgerWriter,
-  inject: [LEDGER_STORE, SoleCallProbe],
-  useFactory: (store: LedgerStore, soleCall: SoleCallProbe) =>
-    new LedgerWriter(store, LEDGER_MAX_BATCH_ROWS, soleCall),
+  inject: [LEDGER_STORE],
+  useFactory: (store: LedgerStore) => new LedgerWriter(store, LEDGER_MAX_BATCH_ROWS),
 };

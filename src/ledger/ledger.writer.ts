@@ -20,19 +20,12 @@ export interface LedgerWriterStats {
   failedRows: number;
 }
 
-/** Whether the call being recorded is the only one that could share its commit (SoleCallProbe). */
-export interface SoleCall {
-  readonly alone: boolean;
-}
-
 /**
  * Group commit. `record()` resolves once the row's commit is durable. Rows
  * queued in the same turn of the event loop share one commit; one commit
  * runs at a time, and the rows that arrive while it runs share the next. A
  * lone row waits for no timer: the flush starts on the next turn
- * (setImmediate), which only gathers what is already queued; and when the
- * transport knows this call is the only one that could join (stdio with one
- * line in flight), the commit starts at once.
+ * (setImmediate), which only gathers what is already queued.
  * Provided by a factory in LedgerModule (the batch size is not injectable).
  *
  * A failed commit rejects its rows with a retryable ledger_unavailable
@@ -50,13 +43,12 @@ export class LedgerWriter {
   constructor(
     private readonly store: LedgerStore,
     private readonly maxBatchRows: number = LEDGER_MAX_BATCH_ROWS,
-    private readonly soleCall?: SoleCall,
   ) {}
 
   record(row: LedgerRow): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ row, resolve, reject });
-      this.flushing ??= this.flush(this.soleCall?.alone === true);
+      this.flushing ??= this.flush();
     });
   }
 
@@ -65,8 +57,8 @@ export class LedgerWriter {
     while (this.flushing) await this.flushing;
   }
 
-  private async flush(alone: boolean): Promise<void> {
-    if (!alone) await new Promise<void>((resolve) => setImmediate(resolve));
+  private async flush(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
     for (;;) {
       const batch = this.queue.splice(0, this.maxBatchRows);
       if (batch.length === 0) {

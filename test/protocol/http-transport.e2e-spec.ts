@@ -277,10 +277,9 @@ describe('Streamable HTTP', () => {
     });
   });
 
-  describe('front door and Express route', () => {
-    // POST /mcp is served ahead of Express (mcp-front-door.ts); Express's own route still
-    // answers the spellings the front door leaves to it (it matches paths case-insensitively).
-    it('answer a call alike, with the same headers', async () => {
+  describe('front door', () => {
+    // POST /mcp is served ahead of Express (mcp-front-door.ts), in every spelling a route matches.
+    it('answers every spelling of the path alike, with the same headers', async () => {
       const call = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} };
       const front = await post(gateway, call, session(), '/mcp?probe=1');
       const routed = await post(gateway, call, session(), '/MCP');
@@ -293,7 +292,7 @@ describe('Streamable HTTP', () => {
       }
     });
 
-    it('refuse a foreign Origin and an unknown session alike', async () => {
+    it('refuses a foreign Origin and an unknown session in every spelling', async () => {
       for (const path of ['/mcp', '/MCP']) {
         const foreign = await post(
           gateway,
@@ -312,7 +311,7 @@ describe('Streamable HTTP', () => {
       }
     });
 
-    it('leave other methods and paths to Express', async () => {
+    it('leaves other methods and paths to Express', async () => {
       const put = await request(gateway.baseUrl)
         .put('/mcp')
         .set('Content-Type', 'application/json')

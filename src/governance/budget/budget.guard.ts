@@ -46,8 +46,7 @@ export class BudgetGuard implements CanActivate {
     this.defaultTimeoutMs = config.tools.default_timeout_seconds * 1000;
   }
 
-  /** Synchronous when the store answers synchronously and holds the spend (in-process). */
-  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const call = governedCallOf(context);
     if (!call) return true;
     const tool = call.kind === 'tool' ? this.tools.get(call.target) : undefined;
@@ -61,9 +60,9 @@ export class BudgetGuard implements CanActivate {
     const tooCostly = costPerCallExceeded(estimate, quota);
 
     const timeoutMs = (tool?.options.timeoutSeconds ?? 0) * 1000 || this.defaultTimeoutMs;
-    let claimed: Claimed | Promise<Claimed>;
+    let claimed: Claimed;
     try {
-      claimed = this.spend.reserve(call.clientId, {
+      claimed = await this.spend.reserve(call.clientId, {
         amount: tooCostly ? 0 : estimate,
         budget: quota.monthly_budget,
         // Any tool may report a cost, whatever it estimates; a resource read or an unknown tool cannot.
@@ -73,12 +72,7 @@ export class BudgetGuard implements CanActivate {
     } catch (err) {
       return this.storeFailed(call, err, tooCostly, { estimate, ...quota });
     }
-    if (!(claimed instanceof Promise))
-      return this.decide(call, claimed, estimate, quota, tooCostly);
-    return claimed.then(
-      (result) => this.decide(call, result, estimate, quota, tooCostly),
-      (err: unknown) => this.storeFailed(call, err, tooCostly, { estimate, ...quota }),
-    );
+    return this.decide(call, claimed, estimate, quota, tooCostly);
   }
 
   /** Without a store a too costly call is still refused; any other goes to the failure policy. */

@@ -27,10 +27,19 @@ export class MemorySpendStore implements SpendStore {
   constructor(private readonly clock: () => number = Date.now) {}
 
   reserve(clientId: string, month: string, claim: BudgetClaim, seed?: SpendSeed) {
-    return Promise.resolve(this.reserveNow(clientId, month, claim, seed));
+    return Promise.resolve(this.reserveInPlace(clientId, month, claim, seed));
   }
 
-  reserveNow(clientId: string, month: string, claim: BudgetClaim, seed?: SpendSeed): ClaimOutcome {
+  settle(clientId: string, month: string, claimId: string | undefined, cost: number) {
+    return Promise.resolve(this.settleInPlace(clientId, month, claimId, cost));
+  }
+
+  private reserveInPlace(
+    clientId: string,
+    month: string,
+    claim: BudgetClaim,
+    seed?: SpendSeed,
+  ): ClaimOutcome {
     const now = this.clock();
     let entry = this.live(clientId, month, now);
     if (!entry) {
@@ -48,11 +57,12 @@ export class MemorySpendStore implements SpendStore {
     return { status: 'reserved', spent, reserved };
   }
 
-  settle(clientId: string, month: string, claimId: string | undefined, cost: number) {
-    return Promise.resolve(this.settleNow(clientId, month, claimId, cost));
-  }
-
-  settleNow(clientId: string, month: string, claimId: string | undefined, cost: number) {
+  private settleInPlace(
+    clientId: string,
+    month: string,
+    claimId: string | undefined,
+    cost: number,
+  ): number | undefined {
     const entry = this.live(clientId, month, this.clock());
     if (!entry) return undefined;
     const held = claimId === undefined ? undefined : entry.claims.get(claimId);

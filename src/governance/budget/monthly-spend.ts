@@ -67,40 +67,26 @@ export class MonthlySpend implements CallObserver, OnModuleInit {
 
   /**
    * Reserves a call's claim on the budget of the month of `now`, or refuses
-   * it, in one atomic step of the store. Synchronous when the store answers
-   * synchronously and holds the spend; rejects when neither store nor
+   * it, in one atomic step of the store; rejects when neither store nor
    * ledger answers.
    */
-  reserve(clientId: string, request: ClaimRequest, now = Date.now()): Claimed | Promise<Claimed> {
+  async reserve(clientId: string, request: ClaimRequest, now = Date.now()): Promise<Claimed> {
     const month = utcMonthKey(now);
     const claim: BudgetClaim = { ...request, id: `${this.claimPrefix}:${++this.claims}` };
-    if (this.store.reserveNow) {
-      const outcome = this.store.reserveNow(clientId, month, claim);
-      if (outcome.status !== 'cold') return claimed(outcome, claim, month);
-      return this.reserveSeeded(clientId, month, claim, now);
-    }
-    return this.store
-      .reserve(clientId, month, claim)
-      .then((outcome) =>
-        outcome.status === 'cold'
-          ? this.reserveSeeded(clientId, month, claim, now)
-          : claimed(outcome, claim, month),
-      );
+    const outcome = await this.store.reserve(clientId, month, claim);
+    if (outcome.status === 'cold') return this.reserveSeeded(clientId, month, claim, now);
+    return claimed(outcome, claim, month);
   }
 
   /** Never rejects: a failure here would turn an answered call into an error. */
   callCompleted(call: CompletedCall): Promise<void> | undefined {
     const claim = call.context.call.budgetClaim;
     const { cost } = chargedCost(call);
-    // Most calls cost nothing and held nothing: nothing for the dispatcher to wait for.
+    // A call that costs nothing and held nothing leaves the spend as it is.
     if (!claim && cost <= 0) return undefined;
     const { clientId } = call.context;
     // The call belongs to the month it was claimed in (else started in), as its ledger row does.
     const month = claim?.month ?? utcMonthKey(call.startedAt);
-    if (this.store.settleNow) {
-      this.settled(clientId, this.store.settleNow(clientId, month, claim?.id, cost));
-      return undefined;
-    }
     return this.store.settle(clientId, month, claim?.id, cost).then(
       (spend) => this.settled(clientId, spend),
       (err: unknown) => {

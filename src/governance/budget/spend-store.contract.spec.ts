@@ -177,14 +177,6 @@ function contract(name: string, open: () => StoreUnderTest): void {
 
 contract('MemorySpendStore', memoryStore);
 
-describe('MemorySpendStore (in-process only)', () => {
-  it('answers synchronously, so a check and its reservation cannot be split', () => {
-    const store = new MemorySpendStore();
-    expect(store.reserveNow(CLIENT, MONTH, claim(1, 10), seed(0)).status).toBe('reserved');
-    expect(store.settleNow(CLIENT, MONTH, undefined, 2)).toBe(2);
-  });
-});
-
 // Redis must answer for the Redis half; when it does not, say so loudly and skip (or fail in CI).
 const redisAvailable = servicesAvailable('RedisSpendStore contract', [
   tcpCheck('Redis', '127.0.0.1', 6379),

@@ -48,8 +48,6 @@ export interface SpendStore {
     claim: BudgetClaim,
     seed?: SpendSeed,
   ): Promise<ClaimOutcome>;
-  /** reserve(), answered synchronously, by a store that can (the in-process one). */
-  reserveNow?(clientId: string, month: string, claim: BudgetClaim, seed?: SpendSeed): ClaimOutcome;
   /**
    * Replaces a call's claim (if any, and if it has not lapsed) by what the
    * call cost (0 releases it) and resolves with the spend after it; without
@@ -62,13 +60,6 @@ export interface SpendStore {
     claimId: string | undefined,
     cost: number,
   ): Promise<number | undefined>;
-  /** settle(), synchronously, by a store that can. */
-  settleNow?(
-    clientId: string,
-    month: string,
-    claimId: string | undefined,
-    cost: number,
-  ): number | undefined;
   /** The cached spend and reserved total, or undefined when none is cached. */
   get(clientId: string, month: string): Promise<{ spent: number; reserved: number } | undefined>;
 }

@@ -45,23 +45,12 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationSh
     blockDuration: number,
     throttlerName: string,
   ): Promise<ThrottlerStorageRecord> {
-    return Promise.resolve(this.incrementNow(key, ttl, limit, blockDuration, throttlerName));
-  }
-
-  /** increment(), answered synchronously: the counters are in this process. */
-  incrementNow(
-    key: string,
-    ttl: number,
-    limit: number,
-    blockDuration: number,
-    throttlerName: string,
-  ): ThrottlerStorageRecord {
     let counters = this.counters.get(throttlerName);
     if (counters === undefined) {
       counters = new Map();
       this.counters.set(throttlerName, counters);
     }
-    return this.hit(counters, key, ttl, limit, blockDuration);
+    return Promise.resolve(this.hit(counters, key, ttl, limit, blockDuration));
   }
 
   /** Counters currently held (for tests and the sweep). */

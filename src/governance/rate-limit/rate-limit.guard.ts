@@ -15,7 +15,6 @@ import { GovernedTools } from '../governed-tools';
 import { QuotaPolicy } from '../quota/quota.policy';
 import { GovernanceRules } from '../rules/governance-rules';
 import { StoreFailurePolicy } from '../store-failure.policy';
-import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { ThrottlerStorageRecord } from './throttler-record';
 
 /** One window of a throttler as it applies to this call, and the key it counts under. */
@@ -41,16 +40,13 @@ interface CountedWindow {
  * (@Throttle, @SkipThrottle and kin) through reflect-metadata, which cost
  * more than the count itself, and builds an HTTP request/response pair to
  * find a tracker; MCP handlers carry no such decorators (a tool declares its
- * limits with `rateLimits`) and the tracker is the client id. In-process
- * counters are counted synchronously, so the guard answers without a
- * promise (Nest then goes on to the handler at once); Redis counters one
- * window after another.
+ * limits with `rateLimits`) and the tracker is the client id. Windows are
+ * counted one after another, so a full one stops the count there.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   /** The library's order: shortest window first (minute, then day). */
   private readonly throttlers: readonly ThrottlerOptions[];
-  private readonly inProcess?: MemoryThrottlerStorage;
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
@@ -64,23 +60,17 @@ export class RateLimitGuard implements CanActivate {
   ) {
     const throttlers = Array.isArray(options) ? options : options.throttlers;
     this.throttlers = [...throttlers].sort((a, b) => ttlOrder(a) - ttlOrder(b));
-    if (storage instanceof MemoryThrottlerStorage) this.inProcess = storage;
   }
 
-  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const call = governedCallOf(context);
     if (!call || !this.rules.enabled) return true;
-    let counting: Promise<void> | undefined;
     try {
-      counting = this.countFrom(call, this.windowsOf(call, context), 0);
+      await this.count(call, this.windowsOf(call, context));
     } catch (err) {
       return this.storeFailed(call, err);
     }
-    if (!counting) return this.allowed(call);
-    return counting.then(
-      () => this.allowed(call),
-      (err: unknown) => this.storeFailed(call, err),
-    );
+    return this.allowed(call);
   }
 
   private allowed(call: GovernedCall): true {
@@ -119,32 +109,16 @@ export class RateLimitGuard implements CanActivate {
     return windows;
   }
 
-  /**
-   * Counts one call in each window from `index` on, refusing at the first
-   * that is full. Returns nothing when every count was answered at once
-   * (in-process counters), else a promise for the rest.
-   */
-  private countFrom(
-    call: GovernedCall,
-    windows: CountedWindow[],
-    index: number,
-  ): Promise<void> | undefined {
-    for (let i = index; i < windows.length; i++) {
-      const { key, ttl, limit, blockDuration, name } = windows[i];
-      if (this.inProcess) {
-        this.counted(
-          call,
-          windows[i],
-          this.inProcess.incrementNow(key, ttl, limit, blockDuration, name),
-        );
-        continue;
-      }
-      return this.storage.increment(key, ttl, limit, blockDuration, name).then((record) => {
-        this.counted(call, windows[i], record);
-        return this.countFrom(call, windows, i + 1);
-      });
+  /** Counts one call in each window, refusing at the first that is full. */
+  private async count(call: GovernedCall, windows: CountedWindow[]): Promise<void> {
+    for (const window of windows) {
+      const { key, ttl, limit, blockDuration, name } = window;
+      this.counted(
+        call,
+        window,
+        await this.storage.increment(key, ttl, limit, blockDuration, name),
+      );
     }
-    return undefined;
   }
 
   private counted(

@@ -26,18 +26,9 @@ import { StreamableHttpController } from './streamable-http.controller';
   exports: [SseHub],
 })
 export class HttpTransportModule implements NestModule {
-  /**
-   * POST /mcp normally never reaches these: McpFrontDoor serves it ahead of
-   * Express with the same classes. Middleware added here for POST /mcp must be
-   * added to the front door as well.
-   */
+  /** POST /mcp never reaches Express: McpFrontDoor serves it with the same two steps. */
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(OriginMiddleware).forRoutes(StreamableHttpController, LegacySseController);
-    consumer
-      .apply(RawBodyMiddleware)
-      .forRoutes(
-        { path: 'mcp', method: RequestMethod.POST },
-        { path: 'messages', method: RequestMethod.POST },
-      );
+    consumer.apply(RawBodyMiddleware).forRoutes({ path: 'messages', method: RequestMethod.POST });
   }
 }

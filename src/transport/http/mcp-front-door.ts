@@ -14,16 +14,13 @@ import { RawBodyMiddleware } from './raw-body.middleware';
 type Step = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
 /**
- * POST /mcp, the request every tool call arrives on, served ahead of Express.
- * Express and Nest's router add about a fifth to the cost of a trivial call
- * (routing through each middleware layer, request decoration, the route's
- * execution context) and the MCP endpoint needs none of it: the same steps
- * run here, in the same order and with the same classes: CORS, the
- * Origin/Host check, the raw body with its limit, then McpPostHandler.
- * Every other request (and any other spelling of the path) goes to Express
- * as before, where the controller route serves POST /mcp identically. The
- * Host check of a loopback-bound gateway runs here first for every request,
- * so no route (health, metrics, admin, the skill mirror) escapes it.
+ * The gateway's request listener, in front of Express. It serves POST /mcp
+ * (the request every tool call arrives on) itself: CORS, the Origin/Host
+ * check, the raw body with its limit, then McpPostHandler; it doubles the
+ * requests/s of a trivial call (docs/performance.md). Every other request
+ * goes to Express. The Host check of a loopback-bound gateway runs here
+ * first for every request, so no route (health, metrics, admin, the skill
+ * mirror) escapes it.
  */
 @Injectable()
 export class McpFrontDoor {
@@ -88,11 +85,14 @@ export class McpFrontDoor {
   }
 }
 
-/** Exactly POST /mcp (or /mcp/), with or without a query string. */
+/**
+ * POST /mcp, with or without a trailing slash or a query string, in any case:
+ * every spelling Express's router would match for the route.
+ */
 function isMcpPost(req: IncomingMessage): boolean {
   if (req.method !== 'POST') return false;
   const url = req.url ?? '';
   const query = url.indexOf('?');
-  const path = query === -1 ? url : url.slice(0, query);
+  const path = (query === -1 ? url : url.slice(0, query)).toLowerCase();
   return path === '/mcp' || path === '/mcp/';
 }

@@ -17,10 +17,8 @@ import { SseSessions } from './sse-sessions';
 
 /**
  * POST /mcp (Streamable HTTP): one JSON-RPC frame in, its answer out as JSON
- * or as an SSE stream. Written against Node's own request and response, so
- * that the front door (mcp-front-door.ts) can serve it without Express, and
- * the controller route serves it the same way when the front door is absent.
- * The body has been read by RawBodyMiddleware.
+ * or as an SSE stream, served by the front door (mcp-front-door.ts) on Node's
+ * own request and response. The body has been read by RawBodyMiddleware.
  */
 @Injectable()
 export class McpPostHandler {

@@ -1,35 +1,28 @@
-import { Controller, Delete, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Query, Req, Res } from '@nestjs/common';
 import { Request, Response } from 'express';
 import { McpSession } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
 import { acceptsEventStream, headerValue, LAST_EVENT_ID_HEADER } from './http-headers';
 import { sendHttpError } from './http-reply';
 import { HttpSessionLookup } from './http-session.lookup';
-import { McpPostHandler } from './mcp-post.handler';
 import { SseHub } from './sse.hub';
 import { parseEventId, SSE_REPLAY_MAX_EVENTS, STANDALONE_STREAM_ID } from './sse-event-log';
 import { SseSessions, StandaloneSseSink, writeRecord } from './sse-sessions';
 import { SseStream } from './sse-stream';
 
 /**
- * Streamable HTTP (MCP 2025-03-26 and later) on /mcp, plus the seeds' GET /mcp/sse stream.
+ * Streamable HTTP (MCP 2025-03-26 and later) on /mcp: GET and DELETE here, POST in McpFrontDoor;
+ * plus the seeds' GET /mcp/sse stream.
  * SSE events carry ids; a GET with Last-Event-ID resumes the stream it names (SEP-1699).
  */
 @Controller('mcp')
 export class StreamableHttpController {
   constructor(
-    private readonly postHandler: McpPostHandler,
     private readonly sessions: SessionRegistry,
     private readonly lookup: HttpSessionLookup,
     private readonly hub: SseHub,
     private readonly sse: SseSessions,
   ) {}
-
-  /** Reached only without the front door (see mcp-front-door.ts), which serves POST /mcp first. */
-  @Post()
-  post(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.postHandler.handle(req, res);
-  }
 
   @Get()
   stream(@Req() req: Request, @Res() res: Response): void {

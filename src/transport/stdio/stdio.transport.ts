@@ -6,7 +6,6 @@ import { GatewayConfig } from '../../config/gateway-config';
 import { ErrorCode } from '../../errors/error-code';
 import { ClientIdentityResolver } from '../../governance/identity/client-identity.resolver';
 import { JsonRpcDispatcher } from '../../json-rpc/json-rpc.dispatcher';
-import { SoleCallProbe } from '../../json-rpc/sole-call.probe';
 import { failure } from '../../json-rpc/json-rpc.responses';
 import { McpSession } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
@@ -35,7 +34,6 @@ export class StdioTransport {
     private readonly dispatcher: JsonRpcDispatcher,
     private readonly sessions: SessionRegistry,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-    private readonly soleCall: SoleCallProbe,
     private readonly identity: ClientIdentityResolver,
   ) {}
 
@@ -56,7 +54,6 @@ export class StdioTransport {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
     this.input = input;
-    this.soleCall.use(() => this.alone);
     const session = this.sessions.create('stdio', clientId);
     this.session = session;
     const sink = new StdoutSink(output);
@@ -106,17 +103,6 @@ export class StdioTransport {
   private async handleLine(line: Buffer, session: McpSession, sink: StdoutSink): Promise<void> {
     const response = await this.dispatcher.dispatchFrame(line, { session, sink });
     if (response !== undefined) sink.send(response);
-    // No other answer can share the write, so it goes now.
-    if (this.alone) sink.flush();
-  }
-
-  /**
-   * The line at hand is the only one in flight. Every line of a read is
-   * dispatched before any of them records or answers, so no other line can
-   * join its ledger commit or its stdout write in this turn.
-   */
-  private get alone(): boolean {
-    return this.inflight.size <= 1;
   }
 
   private track(work: Promise<void>): void {
