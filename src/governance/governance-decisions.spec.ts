@@ -5,7 +5,6 @@ import { DispatchedRequestContext } from '../json-rpc/dispatched-request.context
 import { GatewayLogger } from '../logging/gateway-logger';
 import { McpSession } from '../session/mcp-session';
 import { GovernanceDecisions } from './governance-decisions';
-import { CounterTally } from '../observability/counter-tally';
 import { GovernanceMetrics } from './governance.metrics';
 import { GovernedCall } from './governed-call';
 
@@ -16,19 +15,15 @@ import { GovernedCall } from './governed-call';
 describe('GovernanceDecisions', () => {
   const lines: Array<Record<string, unknown>> = [];
   const registry = new Registry();
-  const tally = new CounterTally<'decision' | 'reason'>();
   const counter = new Counter({
     name: 'decisions',
     help: 'decisions',
     labelNames: ['decision', 'reason'],
     registers: [registry],
-    collect() {
-      tally.flushInto(this);
-    },
   });
   const decisions = new GovernanceDecisions(
     new GovernanceMetrics(
-      tally,
+      counter,
       new Gauge({ name: 'spend', help: 'spend', labelNames: ['client'], registers: [registry] }),
     ),
   );
@@ -46,10 +41,8 @@ describe('GovernanceDecisions', () => {
     Logger.overrideLogger(new ConsoleLogger());
   });
 
-  beforeEach(async () => {
+  beforeEach(() => {
     lines.length = 0;
-    // Whatever an earlier test left pending goes in first, then goes with the reset.
-    await counter.get();
     counter.reset();
   });
 

@@ -1,15 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
-import { Gauge } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { GATEWAY_CONFIG } from '../config/config.constants';
 import { DEFAULT_CONFIG } from '../config/config.defaults';
 import { GatewayConfig } from '../config/gateway-config';
 import { ClientLabels, OTHER_CLIENTS } from '../observability/client-labels';
-import {
-  CounterTally,
-  InjectCounterTally,
-  SeriesByTwoLabels,
-} from '../observability/counter-tally';
 import { utcMonthKey } from './budget/utc-month';
 import { BUDGET_SPEND, GOVERNANCE_DECISIONS_TOTAL } from './governance.constants';
 
@@ -23,22 +18,21 @@ export type DecisionLabel = 'allow' | 'deny';
  */
 @Injectable()
 export class GovernanceMetrics {
-  private readonly decisions: SeriesByTwoLabels<'decision', 'reason'>;
   private readonly clients: ClientLabels;
   private otherMonth = '';
   private otherSpend = 0;
 
   constructor(
-    @InjectCounterTally(GOVERNANCE_DECISIONS_TOTAL) decisions: CounterTally<'decision' | 'reason'>,
+    @InjectMetric(GOVERNANCE_DECISIONS_TOTAL)
+    private readonly decisions: Counter<'decision' | 'reason'>,
     @InjectMetric(BUDGET_SPEND) private readonly spend: Gauge<'client'>,
     @Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, 'metrics'> = DEFAULT_CONFIG,
   ) {
-    this.decisions = new SeriesByTwoLabels(decisions, 'decision', 'reason');
     this.clients = new ClientLabels(config.metrics.client_label_limit);
   }
 
   decision(decision: DecisionLabel, reason: string): void {
-    this.decisions.get(decision, reason).inc();
+    this.decisions.inc({ decision, reason });
   }
 
   spendOf(clientId: string, value: number, now = Date.now()): void {

@@ -1,8 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
-import { makeGaugeProvider } from '@willsoto/nestjs-prometheus';
-import { makeTalliedCounterProviders } from '../observability/counter-tally';
+import { makeCounterProvider, makeGaugeProvider } from '@willsoto/nestjs-prometheus';
 import { LedgerModule } from '../ledger/ledger.module';
 import { PromptRegistryModule } from '../prompts/prompt-registry.module';
 import { ToolRegistryModule } from '../tools/tool-registry.module';
@@ -71,7 +70,7 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
     rateLimitOptionsProvider,
     rateLimitStorageProvider,
     GovernanceStatsService,
-    ...makeTalliedCounterProviders({
+    makeCounterProvider({
       name: GOVERNANCE_DECISIONS_TOTAL,
       help: 'Governance decisions on tools/call and resources/read, by decision and reason',
       labelNames: ['decision', 'reason'],

@@ -1,11 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import { Counter, Histogram } from 'prom-client';
-import {
-  CounterTally,
-  InjectCounterTally,
-  SeriesByTwoLabels,
-} from '../observability/counter-tally';
 import { ErrorCode } from '../errors/error-code';
 import { LedgerRow } from './ledger-row';
 import {
@@ -20,20 +15,16 @@ export const UNKNOWN_TOOL = '(unknown)';
 /** Per-tool call counts, ledger write latency, and rows the ledger could not commit. */
 @Injectable()
 export class LedgerMetrics {
-  private readonly toolCalls: SeriesByTwoLabels<'tool', 'outcome'>;
-
   constructor(
-    @InjectCounterTally(MCP_TOOL_CALLS_TOTAL) toolCalls: CounterTally<'tool' | 'outcome'>,
+    @InjectMetric(MCP_TOOL_CALLS_TOTAL) private readonly toolCalls: Counter<'tool' | 'outcome'>,
     @InjectMetric(MCP_LEDGER_WRITE_DURATION_SECONDS) private readonly writes: Histogram,
     @InjectMetric(MCP_LEDGER_WRITE_FAILURES_TOTAL) private readonly failures: Counter,
-  ) {
-    this.toolCalls = new SeriesByTwoLabels(toolCalls, 'tool', 'outcome');
-  }
+  ) {}
 
   countToolCall(row: LedgerRow): void {
     if (row.method !== 'tools/call') return;
     const unknown = row.errorCode === Number(ErrorCode.ToolNotFound) || row.target === '';
-    this.toolCalls.get(unknown ? UNKNOWN_TOOL : row.target, row.outcome).inc();
+    this.toolCalls.inc({ tool: unknown ? UNKNOWN_TOOL : row.target, outcome: row.outcome });
   }
 
   /**

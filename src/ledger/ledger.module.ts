@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { makeCounterProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
-import { makeTalliedCounterProviders } from '../observability/counter-tally';
 import { LEDGER_STORE } from './ledger-store';
 import {
   MCP_LEDGER_WRITE_DURATION_SECONDS,
@@ -32,7 +31,7 @@ import { LedgerWriter } from './ledger.writer';
     LedgerLifecycle,
     LedgerHealthIndicator,
     LedgerMetrics,
-    ...makeTalliedCounterProviders({
+    makeCounterProvider({
       name: MCP_TOOL_CALLS_TOTAL,
       help: 'tools/call requests by tool and ledger outcome',
       labelNames: ['tool', 'outcome'],

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { LimitName } from '../errors/limit-exceeded';
-import { CounterTally, InjectCounterTally, SeriesByTwoLabels } from './counter-tally';
 import {
   MCP_LIMIT_REFUSALS_TOTAL,
   MCP_REQUEST_DURATION_SECONDS,
@@ -17,22 +16,18 @@ export const UNRESOLVED_METHOD = '(rejected)';
 /** The gateway's request and session metrics, behind one small API. */
 @Injectable()
 export class McpMetrics {
-  /** Request counts by method and outcome, found without building a label string. */
-  private readonly requests: SeriesByTwoLabels<'method', 'outcome'>;
   /** Duration series by registered method name only, so the map stays as small as the registry. */
   private readonly durations = new Map<string, { observe(value: number): void }>();
 
   constructor(
-    @InjectCounterTally(MCP_REQUESTS_TOTAL) requests: CounterTally<'method' | 'outcome'>,
+    @InjectMetric(MCP_REQUESTS_TOTAL) private readonly requests: Counter<'method' | 'outcome'>,
     @InjectMetric(MCP_REQUEST_DURATION_SECONDS) private readonly duration: Histogram<'method'>,
     @InjectMetric(MCP_SESSIONS_ACTIVE) private readonly sessions: Gauge<'transport'>,
     @InjectMetric(MCP_LIMIT_REFUSALS_TOTAL) private readonly limitRefusals: Counter<'limit'>,
-  ) {
-    this.requests = new SeriesByTwoLabels(requests, 'method', 'outcome');
-  }
+  ) {}
 
   recordRequest(method: string, outcome: RequestOutcome, seconds: number): void {
-    this.requests.get(method, outcome).inc();
+    this.requests.inc({ method, outcome });
     let duration = this.durations.get(method);
     if (!duration) {
       duration = this.duration.labels({ method });
@@ -42,7 +37,7 @@ export class McpMetrics {
   }
 
   recordRejected(code: number): void {
-    this.requests.get(UNRESOLVED_METHOD, outcomeOfCode(code)).inc();
+    this.requests.inc({ method: UNRESOLVED_METHOD, outcome: outcomeOfCode(code) });
   }
 
   /** One request refused by a `limits.*` key; the label set is as small as the limits section. */

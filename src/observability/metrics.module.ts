@@ -5,7 +5,6 @@ import {
   makeHistogramProvider,
   PrometheusModule,
 } from '@willsoto/nestjs-prometheus';
-import { makeTalliedCounterProviders } from './counter-tally';
 import { McpMetrics } from './mcp.metrics';
 import { MetricsController } from './metrics.controller';
 import {
@@ -25,7 +24,7 @@ import {
     }),
   ],
   providers: [
-    ...makeTalliedCounterProviders({
+    makeCounterProvider({
       name: MCP_REQUESTS_TOTAL,
       help: 'MCP requests by method and outcome',
       labelNames: ['method', 'outcome'],

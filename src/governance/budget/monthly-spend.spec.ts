@@ -1,4 +1,4 @@
-import { Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,6 @@ import { CompletedCall } from '../../json-rpc/call-observers';
 import { McpRequestContext } from '../../json-rpc/mcp-request-context';
 import { KyselyLedgerStore } from '../../ledger/kysely-ledger.store';
 import { LedgerRow } from '../../ledger/ledger-row';
-import { CounterTally } from '../../observability/counter-tally';
 import { GovernanceMetrics } from '../governance.metrics';
 import { MemorySpendStore } from './memory-spend.store';
 import { Claimed, MonthlySpend } from './monthly-spend';
@@ -86,7 +85,12 @@ describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
     clock = at('2026-01-31T23:59:30Z');
     const registry = new Registry();
     const metrics = new GovernanceMetrics(
-      new CounterTally(),
+      new Counter({
+        name: 'd',
+        help: 'd',
+        labelNames: ['decision', 'reason'],
+        registers: [registry],
+      }),
       new Gauge({ name: 's', help: 's', labelNames: ['client'], registers: [registry] }),
     );
     store = new MemorySpendStore(() => clock);
