@@ -10,7 +10,8 @@ import { GovernedCall } from './governed-call';
 
 /**
  * Every decision is logged with client, target, decision, reason and remaining
- * quota (the governance issue), and counted in mcp_governance_decisions_total.
+ * quota (the governance issue), allowed calls at debug, and counted in
+ * mcp_governance_decisions_total.
  */
 describe('GovernanceDecisions', () => {
   const lines: Array<Record<string, unknown>> = [];
@@ -28,13 +29,13 @@ describe('GovernanceDecisions', () => {
     ),
   );
 
+  const debugLogger = new GatewayLogger(
+    { level: 'debug', format: 'json' },
+    { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  );
+
   beforeAll(() => {
-    Logger.overrideLogger(
-      new GatewayLogger(
-        { level: 'info', format: 'json' },
-        { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
-      ),
-    );
+    Logger.overrideLogger(debugLogger);
   });
 
   afterAll(() => {
@@ -63,11 +64,11 @@ describe('GovernanceDecisions', () => {
       (v) => v.labels.decision === decision && v.labels.reason === reason,
     )?.value ?? 0;
 
-  it('logs and counts an allowed call with the quota left', async () => {
+  it('logs an allowed call at debug with the quota left, and counts it', async () => {
     decisions.allow(toolCall(), { calls_minute: 59, calls_day: 999, budget: 12.5 });
     expect(lines).toEqual([
       expect.objectContaining({
-        level: 30,
+        level: 20,
         context: 'Governance',
         msg: 'governance decision',
         client: 'client-a',
@@ -78,6 +79,23 @@ describe('GovernanceDecisions', () => {
         remaining: { calls_minute: 59, calls_day: 999, budget: 12.5 },
       }),
     ]);
+    expect(await count('allow', 'within_quota')).toBe(1);
+  });
+
+  it('writes no line for an allowed call at the info level', async () => {
+    const infoLines: string[] = [];
+    Logger.overrideLogger(
+      new GatewayLogger(
+        { level: 'info', format: 'json' },
+        { write: (line: string) => void infoLines.push(line) },
+      ),
+    );
+    try {
+      decisions.allow(toolCall(), { calls_minute: 59 });
+    } finally {
+      Logger.overrideLogger(debugLogger);
+    }
+    expect(infoLines).toEqual([]);
     expect(await count('allow', 'within_quota')).toBe(1);
   });
 
@@ -92,6 +110,7 @@ describe('GovernanceDecisions', () => {
     expect(call.context.call.denialReason).toBe('rate_limited');
     expect(lines).toEqual([
       expect.objectContaining({
+        level: 30,
         client: 'client-a',
         target: 'orders_get',
         decision: 'deny',
@@ -107,7 +126,12 @@ describe('GovernanceDecisions', () => {
     decisions.hidden(toolCall());
     decisions.failOpen(toolCall(), 'budget', 'redis down');
     expect(lines).toEqual([
-      expect.objectContaining({ decision: 'deny', reason: 'not_visible', target: 'orders_get' }),
+      expect.objectContaining({
+        level: 30,
+        decision: 'deny',
+        reason: 'not_visible',
+        target: 'orders_get',
+      }),
       expect.objectContaining({
         level: 40,
         decision: 'allow',

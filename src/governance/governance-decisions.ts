@@ -7,7 +7,8 @@ import { GovernedCall } from './governed-call';
 /**
  * The one place a governance decision is taken note of: a log line (client,
  * target, decision, reason, remaining quota), the decisions metric, and for
- * a denial the call record the ledger reads.
+ * a denial the call record the ledger reads. An allowed call is logged at
+ * debug, since the ledger and the metric already record every call.
  */
 @Injectable()
 export class GovernanceDecisions {
@@ -17,12 +18,9 @@ export class GovernanceDecisions {
 
   allow(call: GovernedCall, remaining: RemainingQuota, reason = 'within_quota'): void {
     this.metrics.decision('allow', reason);
-    // Written flat (no spread of describe()): one line per allowed call is on the hot path.
-    this.logger.log({
+    this.logger.debug({
       msg: 'governance decision',
-      client: call.clientId,
-      method: call.context.method,
-      target: call.target,
+      ...describe(call),
       decision: 'allow',
       reason,
       remaining,

@@ -1,4 +1,4 @@
-import { GatewayLogger, isoTimeOncePerMillisecond } from './gateway-logger';
+import { GatewayLogger } from './gateway-logger';
 
 /** A logger writing into an array, one parsed JSON object per line. */
 function capture(level: 'info' | 'debug' = 'info') {
@@ -78,13 +78,38 @@ describe('GatewayLogger', () => {
     expect(parsed().map((line) => line.context)).toEqual(['First', 'Second', 'First']);
   });
 
-  it('stamps lines with the ISO time of their millisecond, made once per millisecond', () => {
-    let clock = Date.UTC(2026, 10, 26, 5, 30, 0, 123);
-    const stamp = isoTimeOncePerMillisecond(() => clock);
-    const first = stamp();
-    expect(first).toBe(',"time":"2026-11-26T05:30:00.123Z"');
-    expect(stamp()).toBe(first);
-    clock += 1;
-    expect(stamp()).toBe(',"time":"2026-11-26T05:30:00.124Z"');
+  it('writes level, time, pid and context first, then msg, then the fields', () => {
+    const { logger, lines } = capture();
+    logger.log({ client: 'c1', msg: 'm', remaining: { calls: 3 } }, 'Ctx');
+    expect(Object.keys(JSON.parse(lines[0]) as object)).toEqual([
+      'level',
+      'time',
+      'pid',
+      'context',
+      'msg',
+      'client',
+      'remaining',
+    ]);
+    expect(lines[0]).toMatch(/^\{"level":30,"time":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z",/);
+    expect(lines[0].endsWith('}\n')).toBe(true);
+  });
+
+  it('drops undefined arguments, as Nest passes for an error without a stack', () => {
+    const { logger, parsed } = capture();
+    logger.error('no stack', undefined, 'Ctx');
+    logger.error({ msg: 'no stack either' }, undefined);
+    expect(parsed()[0]).toEqual(expect.objectContaining({ msg: 'no stack', context: 'Ctx' }));
+    expect(parsed()[0]).not.toHaveProperty('details');
+    expect(parsed()[1]).not.toHaveProperty('details');
+  });
+
+  it('writes pretty lines with the level name and context', () => {
+    const lines: string[] = [];
+    const logger = new GatewayLogger(
+      { level: 'info', format: 'pretty' },
+      { write: (line: string) => void lines.push(line) },
+    );
+    logger.warn({ msg: 'slow', ms: 12 }, 'Ctx');
+    expect(lines).toEqual([expect.stringMatching(/^\S+Z WARN \[Ctx\] slow \{"ms":12\}\n$/)]);
   });
 });

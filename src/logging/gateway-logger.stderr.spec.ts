@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../test/support/stdio-process';
 
-/** The default destination: buffered stderr, in a real process (dist/ is built by Jest's setup). */
+/** The default destination, asynchronous stderr, in a real process (dist/ is built by Jest's setup). */
 function run(script: string): { stderr: string; status: number | null; signal: string | null } {
   const logger = JSON.stringify(join(REPO_ROOT, 'dist/logging/gateway-logger.js'));
   const result = spawnSync(
@@ -25,7 +25,7 @@ const lines = (stderr: string) =>
     .map((line) => (JSON.parse(line) as { msg: string }).msg);
 
 describe('GatewayLogger on stderr', () => {
-  it('writes a buffered line within its flush interval while the process runs', () => {
+  it('writes a line while the process runs', () => {
     // Killed outright 400 ms later: only a line already written survives.
     const out = run(`log.log({ msg: 'live' }, 'T');
        setTimeout(() => process.kill(process.pid, 'SIGKILL'), 400);`);
@@ -33,13 +33,29 @@ describe('GatewayLogger on stderr', () => {
     expect(lines(out.stderr)).toEqual(['live']);
   });
 
-  it('writes what is buffered when the process exits, ends or crashes', () => {
-    expect(lines(run(`log.log({ msg: 'exit' }, 'T'); process.exit(3);`).stderr)).toEqual(['exit']);
+  it('keeps the last lines when the process exits or ends', () => {
+    const exit = run(
+      `log.log({ msg: 'first' }, 'T'); log.log({ msg: 'last' }, 'T'); process.exit(3);`,
+    );
+    expect(exit.status).toBe(3);
+    expect(lines(exit.stderr)).toEqual(['first', 'last']);
     expect(lines(run(`log.log({ msg: 'end' }, 'T');`).stderr)).toEqual(['end']);
-    const crash = run(`setTimeout(() => { throw new Error('boom'); }, 5);
-       log.log({ msg: 'crash' }, 'T');`);
+  });
+
+  it('keeps the last lines when an uncaught error ends the process', () => {
+    const crash = run(`log.log({ msg: 'before' }, 'T'); log.log({ msg: 'crash' }, 'T');
+       throw new Error('boom');`);
     expect(crash.status).not.toBe(0);
-    expect(lines(crash.stderr)).toEqual(['crash']);
+    expect(crash.stderr).toContain('Error: boom');
+    expect(lines(crash.stderr)).toEqual(['before', 'crash']);
+  });
+
+  it('keeps every line of a burst larger than a pipe holds when the process exits', () => {
+    const out = run(`for (let i = 0; i < 5000; i++) log.log({ msg: 'line ' + i }, 'T');
+       process.exit(0);`);
+    const written = lines(out.stderr);
+    expect(written).toHaveLength(5000);
+    expect(written[4999]).toBe('line 4999');
   });
 
   it('never writes to stdout', () => {

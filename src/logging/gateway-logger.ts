@@ -1,27 +1,8 @@
 import { LoggerService } from '@nestjs/common';
-import { writeSync } from 'node:fs';
 import pino, { Logger as Pino } from 'pino';
 import { LoggingConfig } from '../config/gateway-config';
-import { FlatRecordFormatter } from './flat-record.formatter';
-import { LineBlockStream } from './line-block.stream';
 
 type Level = 'debug' | 'info' | 'warn' | 'error' | 'trace';
-
-/**
- * Bytes of log lines gathered before one write to stderr. Each block is an
- * asynchronous write on libuv's thread pool (a thread hand-off and a wake-up
- * of the event loop when it is done): with a decision line per call, 4 KiB
- * blocks cost about 4 us of CPU per call at 20,000 calls/s more than 64 KiB
- * ones (measured over stdio, 100 calls in flight).
- */
-const LOG_BUFFER_BYTES = 64 * 1024;
-/** The longest a line waits in that buffer. */
-const LOG_FLUSH_INTERVAL_MS = 100;
-/**
- * Flushes after the last line before the timer rests: one hands the last
- * block to sonic-boom, which writes it once any write under way is done.
- */
-const LOG_IDLE_FLUSHES = 1;
 
 /**
  * Nest's logger backed by pino, writing to stderr only: in stdio mode stdout
@@ -30,24 +11,22 @@ const LOG_IDLE_FLUSHES = 1;
 export class GatewayLogger implements LoggerService {
   private readonly pino: Pino;
   private readonly children = new Map<string, Pino>();
-  /** Where pino writes, and where flat records are written directly (the same line, built here). */
-  private readonly destination: pino.DestinationStream;
-  private readonly time = isoTimeOncePerMillisecond();
-  private readonly flat = new FlatRecordFormatter();
-  private readonly pidBinding = `,"pid":${process.pid}`;
-  /** Flushes of the stderr buffer since the last line; it stops after LOG_IDLE_FLUSHES. */
-  private flushesSinceLine = LOG_IDLE_FLUSHES;
 
-  /** `destination` defaults to stderr, buffered (see bufferedStderr). */
+  /**
+   * `destination` defaults to stderr through sonic-boom, asynchronous; pino
+   * writes what it still holds synchronously when the process exits.
+   */
   constructor(
     config: Pick<LoggingConfig, 'level' | 'format'>,
-    destination?: pino.DestinationStream,
+    destination: pino.DestinationStream = pino.destination({ dest: 2, sync: false }),
   ) {
-    destination ??= this.bufferedStderr();
-    this.destination = config.format === 'pretty' ? prettyStream(destination) : destination;
     this.pino = pino(
-      { level: config.level, base: { pid: process.pid }, timestamp: this.time },
-      this.destination,
+      {
+        level: config.level,
+        base: { pid: process.pid },
+        timestamp: pino.stdTimeFunctions.isoTime,
+      },
+      config.format === 'pretty' ? prettyStream(destination) : destination,
     );
   }
 
@@ -70,90 +49,21 @@ export class GatewayLogger implements LoggerService {
     this.write('error', message, rest);
   }
 
-  /**
-   * stderr, written asynchronously in blocks of LOG_BUFFER_BYTES, or what
-   * has gathered every LOG_FLUSH_INTERVAL_MS: a governance decision is logged
-   * for every call, and a write per line cost a system call and an event-loop
-   * wake-up per call. Lines gather in a LineBlockStream (an array, joined
-   * once per block) and sonic-boom writes the blocks; both write what is left
-   * synchronously when the process exits. A process killed outright loses at
-   * most that last moment of lines (the ledger, not the log, is the record of
-   * calls).
-   */
-  private bufferedStderr(): pino.DestinationStream {
-    const stderr = pino.destination({ dest: 2, sync: false });
-    const blocks = new LineBlockStream(
-      {
-        write: (block) => stderr.write(block),
-        flushSync: () => stderr.flushSync(),
-        writeSync: (block) => writeAllSync(2, block),
-      },
-      LOG_BUFFER_BYTES,
-    );
-    const flush = setInterval(() => {
-      if (this.flushesSinceLine >= LOG_IDLE_FLUSHES) return;
-      this.flushesSinceLine++;
-      try {
-        blocks.flush();
-      } catch {
-        // Closed at exit, after the last lines were written.
-        clearInterval(flush);
-      }
-    }, LOG_FLUSH_INTERVAL_MS);
-    flush.unref();
-    return blocks;
-  }
-
   /** Nest passes the context (a class name) as the last string argument. */
   private write(level: Level, message: unknown, rest: unknown[]): void {
     if (!this.pino.isLevelEnabled(level)) return;
-    this.flushesSinceLine = 0;
     const last = rest.length - 1;
     const tail = rest[last];
     const context = typeof tail === 'string' ? tail : undefined;
     const logger = context === undefined ? this.pino : this.childFor(context);
-    const extra = context === undefined ? rest : rest.slice(0, last);
-    const fields: Record<string, unknown> = extra.length > 0 ? { details: extra } : {};
-    if (message instanceof Error) {
-      logger[level]({ ...fields, err: message }, message.message);
-    } else if (typeof message === 'object' && message !== null) {
-      const record = message as Record<string, unknown>;
-      if (extra.length === 0 && typeof record.msg === 'string') {
-        // The common line (an object with its msg): written as pino would, or by pino itself.
-        if (!this.wroteFlat(level, context, record)) logger[level](record);
-        return;
-      }
-      const { msg, ...data } = record;
-      logger[level]({ ...fields, ...data }, typeof msg === 'string' ? msg : '');
-    } else {
-      logger[level](fields, String(message));
-    }
+    // Nest's Logger.error() passes an undefined stack when it has none.
+    const details = (context === undefined ? rest : rest.slice(0, last)).filter(
+      (value) => value !== undefined,
+    );
+    logger[level](recordOf(message, details));
   }
 
-  /**
-   * Writes a flat record (see FlatRecordFormatter) without pino's general
-   * serializer: the same text pino would write, level, time and the
-   * logger's bindings (pid, context) first, as pino puts them.
-   */
-  private wroteFlat(
-    level: Level,
-    context: string | undefined,
-    record: Record<string, unknown>,
-  ): boolean {
-    const fields = this.flat.fields(record);
-    if (fields === undefined) return false;
-    const head = `{"level":${this.pino.levels.values[level]}`;
-    this.destination.write(`${head}${this.time()}${this.bindingsOf(context)}${fields}}\n`);
-    return true;
-  }
-
-  /** The base and child bindings as pino writes them: `,"pid":N` and the context. */
-  private bindingsOf(context: string | undefined): string {
-    if (context === undefined) return this.pidBinding;
-    return `${this.pidBinding},"context":${this.flat.quoted(context)}`;
-  }
-
-  /** Children carry their context pre-serialized; one per context (a class name), made once. */
+  /** One child per context (a class name), so its binding is serialized once. */
   private childFor(context: string): Pino {
     let child = this.children.get(context);
     if (!child) {
@@ -164,42 +74,18 @@ export class GatewayLogger implements LoggerService {
   }
 }
 
-/** Longest wait for a full pipe to take the last lines at exit (EAGAIN on a non-blocking stderr). */
-const EXIT_WRITE_PATIENCE_MS = 1000;
-const EXIT_WRITE_RETRY_MS = 10;
-
-/** All of `text` onto `fd`, synchronously; a full pipe is retried for a moment, as sonic-boom does. */
-function writeAllSync(fd: number, text: string): void {
-  let rest = Buffer.from(text, 'utf8');
-  const sleeper = new Int32Array(new SharedArrayBuffer(4));
-  for (let waited = 0; rest.length > 0;) {
-    try {
-      rest = rest.subarray(writeSync(fd, rest));
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if ((code !== 'EAGAIN' && code !== 'EBUSY') || waited >= EXIT_WRITE_PATIENCE_MS) throw err;
-      Atomics.wait(sleeper, 0, 0, EXIT_WRITE_RETRY_MS);
-      waited += EXIT_WRITE_RETRY_MS;
-    }
-  }
-}
-
 /**
- * pino's ISO timestamp (`,"time":"..."`), made once per millisecond: under
- * load many lines share a millisecond, and each would otherwise build a Date
- * and its ISO text.
+ * The fields of one line, its msg first (pino keeps a record's own key
+ * order), and any arguments between the message and the context as details.
  */
-export function isoTimeOncePerMillisecond(now: () => number = Date.now): () => string {
-  let lastMs = -1;
-  let lastText = '';
-  return () => {
-    const ms = now();
-    if (ms !== lastMs) {
-      lastMs = ms;
-      lastText = `,"time":"${new Date(ms).toISOString()}"`;
-    }
-    return lastText;
-  };
+function recordOf(message: unknown, details: unknown[]): Record<string, unknown> {
+  const extra = details.length > 0 ? { details } : {};
+  if (message instanceof Error) return { msg: message.message, ...extra, err: message };
+  if (typeof message === 'object' && message !== null) {
+    const { msg, ...data } = message as Record<string, unknown>;
+    return { msg: typeof msg === 'string' ? msg : '', ...extra, ...data };
+  }
+  return { msg: String(message), ...extra };
 }
 
 /** A one-line human format for terminals; JSON stays the default for machines. */
