@@ -13,7 +13,6 @@ import { BenchContext } from './lib/context';
 import { progress } from './lib/log';
 import { waitForQuietMachine } from './lib/load-wait';
 import { currentLoad, describeMachine } from './lib/machine';
-import { nodeOptionsRefusal } from './lib/node-options-check';
 import { REPO_ROOT } from './lib/paths';
 import { renderReport } from './report/markdown';
 import { BenchResults, GrowthResults } from './report/results';
@@ -54,19 +53,11 @@ async function main(): Promise<void> {
   await report(results, options);
 }
 
-/** The flags every server gets; a Dockerfile whose NODE_OPTIONS node refuses is said out loud. */
+/** The flags every server gets, and where they came from. */
 function nodeFlagsInUse(options: BenchOptions): BenchResults['nodeFlags'] {
   const { nodeFlags: flags, nodeFlagsSource: source } = options;
   progress(`node flags for every server (${source}): ${flags.join(' ') || 'none'}`);
-  if (source !== 'Dockerfile') return { flags, source };
-  const refusal = nodeOptionsRefusal(flags);
-  if (refusal !== undefined) {
-    progress(
-      `WARNING: node refuses the Dockerfile's NODE_OPTIONS, so the image would not start ` +
-        `(${refusal}); the bench passes the flags as arguments, where node takes them`,
-    );
-  }
-  return { flags, source, refusedInNodeOptions: refusal };
+  return { flags, source };
 }
 
 async function runSections(ctx: BenchContext, results: BenchResults): Promise<void> {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { dockerfileNodeFlags, splitNodeOptions } from './node-flags';
+import { dockerfileNodeFlags, splitFlags } from './node-flags';
 
 export const SECTIONS = ['http', 'stdio', 'tools', 'skills', 'ledger'] as const;
 export type Section = (typeof SECTIONS)[number];
@@ -55,8 +55,8 @@ const HELP = `npm run bench -- [options]
   --profile             also CPU-profile the governed gateway under tools/call load
   --profile-out <file>  keep the raw .cpuprofile there (open it in Chrome DevTools)
   --node-flags "<flags>"
-                        node flags for every server the bench starts, instead of the NODE_OPTIONS
-                        of the Dockerfile's final stage (default); --node-flags "" for none
+                        node flags for every server the bench starts, instead of those of the
+                        Dockerfile's CMD (default); --node-flags "" for none
   --help`;
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -114,9 +114,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       values.profile || values['profile-out'] !== undefined || (only?.includes('profile') ?? false),
     profileOut: values['profile-out'],
     nodeFlags:
-      values['node-flags'] === undefined
-        ? dockerfileNodeFlags()
-        : splitNodeOptions(values['node-flags']),
+      values['node-flags'] === undefined ? dockerfileNodeFlags() : splitFlags(values['node-flags']),
     nodeFlagsSource: values['node-flags'] === undefined ? 'Dockerfile' : '--node-flags',
   };
 }

@@ -68,13 +68,8 @@ function machineSection(results: BenchResults, machine: MachineInfo): string {
 
 function describeNodeFlags(used: NodeFlagsUsed): string {
   const flags = used.flags.length > 0 ? used.flags.map((f) => `\`${f}\``).join(' ') : 'none';
-  const source =
-    used.source === 'Dockerfile' ? "the Dockerfile's NODE_OPTIONS" : 'set with --node-flags';
-  const refusal =
-    used.refusedInNodeOptions === undefined
-      ? ''
-      : `; **node refuses them in NODE_OPTIONS** (${used.refusedInNodeOptions.replace(/\s+/g, ' ').replace(/\|/g, '\\|')})`;
-  return `${flags} (${source}; given as node arguments)${refusal}`;
+  const source = used.source === 'Dockerfile' ? "the Dockerfile's CMD" : 'set with --node-flags';
+  return `${flags} (${source})`;
 }
 
 function targetsSection(results: BenchResults): string {
@@ -334,9 +329,9 @@ function methodSection(): string {
     '  (bench/fixtures/echo.capability.ts) loaded through `capabilities.modules`. The bench code that',
     '  runs in children is compiled to plain JavaScript first, so no compiler sits in any server process.',
     '- Every server (gateways, baselines, the stdio servers, the growth and profile gateways) runs with',
-    '  the same node flags, listed under "Machine and run": the NODE_OPTIONS of the Dockerfile\'s final',
-    '  stage, what operators deploy, unless `--node-flags` replaced them. They are given as node',
-    "  arguments before the script; no MCP_* variable or NODE_OPTIONS of the bench's own environment",
+    '  the same node flags, listed under "Machine and run": those of the Dockerfile\'s CMD, what',
+    "  operators deploy (the README's stdio snippet and `npm start` give the same), unless",
+    "  `--node-flags` replaced them; no MCP_* variable or NODE_OPTIONS of the bench's own environment",
     '  reaches a server.',
     '- Quotas are raised so that no rate limit or budget triggers; the gateways are used through one',
     '  session (initialize once, then Mcp-Session-Id); every request sends',

@@ -116,6 +116,4 @@ export interface ProfileResults {
 export interface NodeFlagsUsed {
   flags: string[];
   source: 'Dockerfile' | '--node-flags';
-  /** Node's refusal when the Dockerfile's flags cannot be given through NODE_OPTIONS. */
-  refusedInNodeOptions?: string;
 }

@@ -8,7 +8,6 @@ import { GatewayLogger } from '../logging/gateway-logger';
 import { GATEWAY_VERSION } from '../lifecycle/server-info';
 import { loadWithFlags, StartFlags } from './config-options';
 import { printError } from './cli-output';
-import { applyHeapSizing } from './heap-sizing';
 
 export const EXIT_BAD_CONFIG = 2;
 
@@ -44,14 +43,14 @@ async function start(flags: StartFlags): Promise<void> {
     process.exit(EXIT_BAD_CONFIG);
   }
   const { config, source, ignoredEnvVars, ignoredKeys } = loaded;
-  const v8Flags = applyHeapSizing(config.transport);
   const logger = new GatewayLogger(config.logging);
   logger.log(
     {
       msg: 'starting OwlClaw MCP gateway',
       version: GATEWAY_VERSION,
       config: summarizeConfig(config, source),
-      v8Flags,
+      // The V8 flags the process was started with (README, Dockerfile): they shape its heap.
+      nodeFlags: process.execArgv,
     },
     'Bootstrap',
   );

@@ -1,12 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseOptions } from '../../bench/lib/args';
 import { childEnv } from '../../bench/lib/child-env';
-import { finalStageEnv } from '../../bench/lib/dockerfile-env';
-import { dockerfileNodeFlags, joinNodeOptions, splitNodeOptions } from '../../bench/lib/node-flags';
+import { dockerfileNodeFlags, nodeFlagsOf } from '../../bench/lib/node-flags';
+import { REPO_ROOT } from '../../bench/lib/paths';
 
-/** Every benchmarked server runs with the Dockerfile's NODE_OPTIONS: the bench must read them as Docker would. */
+/**
+ * Every benchmarked server runs with the node flags of the Dockerfile's CMD; the README's stdio
+ * snippet and `npm start` must start the gateway with the same ones, or the bench measures a
+ * gateway nobody runs.
+ */
 describe('bench node flags', () => {
   const dir = mkdtempSync(join(tmpdir(), 'owlclaw-bench-flags-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,55 +21,40 @@ describe('bench node flags', () => {
     return path;
   }
 
-  it('reads the repository Dockerfile', () => {
-    expect(dockerfileNodeFlags().length).toBeGreaterThan(0);
-  });
-
-  it('reads several flags from a continued ENV block of the final stage', () => {
+  it("reads the flags of the Dockerfile's last CMD", () => {
     const path = dockerfile(
       [
         'FROM node:20 AS build',
-        'ENV NODE_OPTIONS="--max-old-space-size=4096"',
+        'CMD ["node", "--max-old-space-size=4096", "build.js"]',
         'FROM node:20-slim AS runtime',
-        'ENV NODE_ENV=production \\',
-        '    # a comment line inside the continuation',
-        '    NODE_OPTIONS="--max-semi-space-size=32 --no-allocation-site-pretenuring" \\',
-        '    A=1',
-        'CMD ["node", "main.js"]',
+        'CMD ["node", "--no-allocation-site-pretenuring", "--x=1", "dist/cli/main.js", "--port", "1"]',
       ].join('\n'),
     );
-    expect(dockerfileNodeFlags(path)).toEqual([
-      '--max-semi-space-size=32',
-      '--no-allocation-site-pretenuring',
-    ]);
+    expect(dockerfileNodeFlags(path)).toEqual(['--no-allocation-site-pretenuring', '--x=1']);
+    expect(dockerfileNodeFlags(dockerfile('FROM a\nCMD ["node", "main.js"]\n'))).toEqual([]);
   });
 
-  it('reads the legacy form, single quotes, escapes and a stage built on another', () => {
-    expect(finalStageEnv('FROM a\nENV NODE_OPTIONS --x --y\n').get('NODE_OPTIONS')).toBe('--x --y');
-    expect(finalStageEnv("FROM a\nENV B='x y' C=p\\ q\n")).toEqual(
-      new Map([
-        ['B', 'x y'],
-        ['C', 'p q'],
-      ]),
+  it('fails clearly without a node CMD in exec form', () => {
+    expect(() => dockerfileNodeFlags(dockerfile('FROM a\nCMD node main.js\n'))).toThrow(
+      /no CMD \["node"/,
     );
-    expect(
-      finalStageEnv('FROM a AS base\nENV NODE_OPTIONS=--z\nFROM base\nENV B=1\n').get(
-        'NODE_OPTIONS',
-      ),
-    ).toBe('--z');
-    expect(finalStageEnv('# escape=`\nFROM a\nENV A=1 `\n  B=2\n').get('B')).toBe('2');
   });
 
-  it('fails clearly when the final stage sets no NODE_OPTIONS', () => {
-    const path = dockerfile('FROM a\nENV NODE_OPTIONS=--x\nFROM b\nENV A=1\n');
-    expect(() => dockerfileNodeFlags(path)).toThrow(/sets no NODE_OPTIONS/);
-  });
-
-  it('splits NODE_OPTIONS as node does, and joins back', () => {
-    const flags = splitNodeOptions('--a  --b="x y" "--c=\\"q\\""');
-    expect(flags).toEqual(['--a', '--b=x y', '--c="q"']);
-    expect(splitNodeOptions(joinNodeOptions(flags))).toEqual(flags);
-    expect(splitNodeOptions('')).toEqual([]);
+  it('finds the same flags in the Dockerfile, the README snippet and npm start', () => {
+    const flags = dockerfileNodeFlags();
+    expect(flags.length).toBeGreaterThan(0);
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const snippet = /```json\n(\{\n\s*"mcpServers"[\s\S]*?)```/.exec(readme)?.[1];
+    const server = (
+      JSON.parse(snippet ?? '{}') as { mcpServers?: Record<string, { args: string[] }> }
+    ).mcpServers?.owlclaw;
+    expect(nodeFlagsOf(server?.args ?? [])).toEqual(flags);
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const [command, ...args] = pkg.scripts.start.split(' ');
+    expect(command).toBe('node');
+    expect(nodeFlagsOf(args)).toEqual(flags);
   });
 
   it('takes --node-flags as given, with a leading dash or empty', () => {
