@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { chargedCost } from './charged-cost';
 import { CompletedCall } from '../json-rpc/call-observers';
 import { JsonRpcId, JsonRpcParams } from '../json-rpc/json-rpc.types';
@@ -63,7 +63,7 @@ function sentResult(call: CompletedCall, result: unknown): { bytes: number; sha2
 }
 
 function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /**
