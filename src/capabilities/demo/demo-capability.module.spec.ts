@@ -1,14 +1,13 @@
-import { DiscoveryModule } from '@nestjs/core';
 import { Test, TestingModule } from '@nestjs/testing';
 import matter from 'gray-matter';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HandlerContext } from '../../tools/handler-context';
-import { HandlerExplorer } from '../../tools/handler.explorer';
+import { AppModule } from '../../app.module';
+import { loadGatewayConfig } from '../../config/config.loader';
 import { ToolResultMapper } from '../../tools/tool-result.mapper';
 import { ToolError } from '../../tools/tool.error';
 import { ToolRegistry } from '../../tools/tool.registry';
-import { DemoCapabilityModule } from './demo-capability.module';
 import { CATEGORIES } from './demo.types';
 
 const SKILLS_DIR = join(__dirname, '..', '..', '..', 'capabilities');
@@ -32,9 +31,18 @@ describe('DemoCapabilityModule', () => {
 
   beforeAll(async () => {
     app = await Test.createTestingModule({
-      imports: [DiscoveryModule, DemoCapabilityModule],
-      providers: [ToolRegistry, HandlerExplorer],
+      // The gateway's graph without a transport, the demo pack on (the ledger kept in memory).
+      imports: [
+        AppModule.forRoot({
+          transport: 'none',
+          config: loadGatewayConfig({
+            env: {},
+            overrides: { ledger: { sqlite_path: ':memory:' } },
+          }),
+        }),
+      ],
     }).compile();
+    app.useLogger(false);
     await app.init();
     registry = app.get(ToolRegistry);
   });

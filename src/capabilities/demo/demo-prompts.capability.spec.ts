@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
+import { ResourcesModule } from '../../resources/resources.module';
 import { Test, TestingModule } from '@nestjs/testing';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppModule } from '../../app.module';
 import { loadGatewayConfig } from '../../config/config.loader';
@@ -12,7 +13,6 @@ import { validatePromptArguments } from '../../prompts/prompt-arguments.validato
 import { PromptArgumentCompleter } from '../../prompts/prompt-argument.completer';
 import { PromptResult } from '../../prompts/prompt-message';
 import { toPromptResult } from '../../prompts/prompt-result.mapper';
-import { PromptExplorer } from '../../prompts/prompt.explorer';
 import { PromptRegistry } from '../../prompts/prompt.registry';
 import { DemoPromptsCapability } from './demo-prompts.capability';
 import { DemoStore } from './demo-store';
@@ -20,8 +20,8 @@ import { DemoStore } from './demo-store';
 const SKILLS_DIR = join(__dirname, '..', '..', '..', 'capabilities');
 const POLICY_FILE = join(SKILLS_DIR, 'inventory', 'reorder-policy', 'SKILL.md');
 
-/** The demo store and prompts, as the lead will add them to DemoCapabilityModule. */
-@Module({ providers: [DemoStore, DemoPromptsCapability] })
+/** The demo store and prompts, as DemoCapabilityModule declares them. */
+@Module({ imports: [ResourcesModule], providers: [DemoStore, DemoPromptsCapability] })
 class DemoPromptsTestModule {}
 
 /** prompts/get without the transport: validate, render, map. */
@@ -199,19 +199,32 @@ describe('DemoPromptsCapability in the gateway graph', () => {
   });
 });
 
-describe('DemoPromptsCapability without the skills catalog', () => {
+describe('DemoPromptsCapability without the reorder-policy skill', () => {
   let app: TestingModule;
+  const emptySkills = mkdtempSync(join(tmpdir(), 'owlclaw-no-skills-'));
 
   beforeAll(async () => {
+    const config = loadGatewayConfig({
+      env: {},
+      overrides: {
+        resources: { skills_dir: emptySkills },
+        ledger: { sqlite_path: ':memory:' },
+        capabilities: { demo_pack: false },
+      },
+    });
     app = await Test.createTestingModule({
-      imports: [DiscoveryModule, DemoPromptsTestModule],
-      providers: [PromptRegistry, PromptExplorer],
+      imports: [
+        AppModule.forRoot({ transport: 'none', config, extraModules: [DemoPromptsTestModule] }),
+      ],
     }).compile();
     app.useLogger(false);
     await app.init();
   });
 
-  afterAll(() => app?.close());
+  afterAll(async () => {
+    await app?.close();
+    rmSync(emptySkills, { recursive: true, force: true });
+  });
 
   it('plan_restock still works, pointing at the tool description instead', async () => {
     const result = await get(app, 'plan_restock', { warehouse: 'east' });

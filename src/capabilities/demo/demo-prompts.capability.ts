@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
 import { GatewayError } from '../../errors/gateway.error';
 import { PromptContext } from '../../prompts/prompt-context';
 import { PromptResult, userMessage } from '../../prompts/prompt-message';
@@ -27,16 +26,17 @@ const TONE_GUIDE: Record<(typeof CONFIRMATION_TONES)[number], string> = {
 
 /**
  * Prompt templates of the demo shop: a buyer's restock planning session and
- * a customer-service order confirmation. The skills catalog is looked up in
- * the application graph (the demo module does not import ResourcesModule);
- * without it the restock prompt still works, minus the embedded policy.
+ * a customer-service order confirmation. Without the reorder-policy skill
+ * (no skills directory, or hidden from the client) the restock prompt still
+ * works, minus the embedded policy.
  */
 @Injectable()
 @Capability()
 export class DemoPromptsCapability {
   constructor(
     private readonly store: DemoStore,
-    private readonly moduleRef: ModuleRef,
+    private readonly catalog: SkillCatalog,
+    private readonly visibility: ResourceVisibility,
   ) {}
 
   @Prompt({
@@ -142,11 +142,9 @@ export class DemoPromptsCapability {
 
   /** The reorder-policy skill as an embedded resource, exactly as resources/read serves it. */
   private reorderPolicy(clientId: string): ContentBlock {
-    const catalog = this.lookup(SkillCatalog);
-    const skill = catalog?.get(REORDER_POLICY.category, REORDER_POLICY.name);
-    const visible =
-      skill && this.lookup(ResourceVisibility)?.isVisible(skill.uri, clientId) !== false;
-    if (!catalog?.rootDir || !skill || !visible) {
+    const { catalog } = this;
+    const skill = catalog.get(REORDER_POLICY.category, REORDER_POLICY.name);
+    if (!catalog.rootDir || !skill || !this.visibility.isVisible(skill.uri, clientId)) {
       return text(
         'The reorder policy (skill://inventory/reorder-policy) is not available here: rely on the rules in ' +
           'the description of inventory_reorder_report.',
@@ -154,14 +152,6 @@ export class DemoPromptsCapability {
     }
     const snapshot = readSkillFile(catalog.rootDir, skill, skill.skillFile, skill.uri);
     return embeddedText(skill.uri, snapshot.bytes.toString('utf8'), SKILL_MIME_TYPE);
-  }
-
-  private lookup<T>(token: abstract new (...args: never[]) => T): T | undefined {
-    try {
-      return this.moduleRef.get(token, { strict: false });
-    } catch {
-      return undefined;
-    }
   }
 }
 
