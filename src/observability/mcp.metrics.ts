@@ -16,9 +16,6 @@ export const UNRESOLVED_METHOD = '(rejected)';
 /** The gateway's request and session metrics, behind one small API. */
 @Injectable()
 export class McpMetrics {
-  /** Duration series by registered method name only, so the map stays as small as the registry. */
-  private readonly durations = new Map<string, { observe(value: number): void }>();
-
   constructor(
     @InjectMetric(MCP_REQUESTS_TOTAL) private readonly requests: Counter<'method' | 'outcome'>,
     @InjectMetric(MCP_REQUEST_DURATION_SECONDS) private readonly duration: Histogram<'method'>,
@@ -28,12 +25,7 @@ export class McpMetrics {
 
   recordRequest(method: string, outcome: RequestOutcome, seconds: number): void {
     this.requests.inc({ method, outcome });
-    let duration = this.durations.get(method);
-    if (!duration) {
-      duration = this.duration.labels({ method });
-      this.durations.set(method, duration);
-    }
-    duration.observe(seconds);
+    this.duration.observe({ method }, seconds);
   }
 
   recordRejected(code: number): void {
