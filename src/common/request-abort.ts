@@ -1,10 +1,10 @@
 /**
  * The cancellation of one request (notifications/cancelled, a tool's
- * deadline, the session ending), without an AbortController per call: Node's
- * AbortSignal is an EventTarget, and creating one and listening to it cost
- * more than a trivial tool call takes. The signal is made only when
- * something asks for it (a handler handing it to fetch or a timer); the
- * gateway itself waits with race().
+ * deadline, the session ending), without an AbortController per call:
+ * Node's AbortSignal is an EventTarget, costly to make and to listen to
+ * (docs/performance.md). The signal is made only when something asks for it
+ * (a handler handing it to fetch or a timer); the gateway itself waits with
+ * race().
  */
 export class RequestAbort {
   private controller?: AbortController;

@@ -53,8 +53,8 @@ export function toColumns(row: LedgerRow): Insertable<LedgerTable> {
 
 /**
  * The same values as toColumns, as an array in LEDGER_INSERTED_COLUMNS
- * order: a prepared statement binds positional values without looking each
- * one up by name (the SQLite inbox insert, once per call).
+ * order: what a journal line holds, and what a prepared statement binds
+ * without looking each value up by name (docs/performance.md).
  */
 export function toColumnValues(row: LedgerRow): unknown[] {
   return [

@@ -38,7 +38,7 @@ function openPool(connection: Extract<LedgerConnection, { driver: 'postgres' }>)
   return pool;
 }
 
-/** pg is loaded only for a PostgreSQL ledger: the embedded SQLite default is spared its ~14 MiB. */
+/** pg is loaded only for a PostgreSQL ledger: the embedded SQLite default is spared its memory. */
 function loadPg(): typeof import('pg') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load needs a synchronous require
   return require('pg') as typeof import('pg');

@@ -17,9 +17,9 @@ export function openSqlite(path: string): Database.Database {
   // WAL + NORMAL: a commit survives a process kill (not a power cut) without an fsync per commit.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  // A checkpoint (with its fsyncs) every 4,000 WAL pages (16 MiB) instead of 1,000: each commit
-  // rewrites the same few hot pages (index edges, the usage summary), copied back once per
-  // checkpoint, so fewer checkpoints make a single-row commit about 10% cheaper.
+  // A checkpoint (with its fsyncs) every 4,000 WAL pages (16 MiB) instead of 1,000: commits rewrite
+  // the same few pages, copied back once per checkpoint, so fewer checkpoints make commits cheaper
+  // (docs/performance.md).
   db.pragma(`wal_autocheckpoint = ${SQLITE_WAL_CHECKPOINT_PAGES}`);
   // Several gateways (or tests) may share one file; writers wait instead of failing.
   db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);

@@ -5,10 +5,11 @@ import type { SqliteDatabase } from 'kysely';
 export const SQLITE_STATEMENT_CACHE_SIZE = 64;
 
 /**
- * Kysely prepares every query anew; on the ledger's hot path that compile
- * (the INSERT and the summary triggers it fires) costs more than running it.
- * This keeps the most recently used statements prepared, keyed by their SQL.
- * A statement still being iterated is never handed out twice.
+ * Kysely prepares every query anew, and preparing the ledger's INSERT (with
+ * the summary triggers it fires) costs more than running it
+ * (docs/performance.md). This keeps the most recently used statements
+ * prepared, keyed by their SQL. A statement still being iterated is never
+ * handed out twice.
  */
 export function cachingStatements(
   db: Database.Database,

@@ -31,9 +31,9 @@ export type ArgumentsAcceptance = (args: Record<string, unknown>) => boolean;
 /**
  * For a DTO whose every constraint its generated schema states exactly, an
  * Ajv check compiled from that schema: true means class-validator would
- * accept the arguments too, so a valid call skips it. class-validator looks
- * its constraints up by filtering every registered one on every call, which
- * made it the largest single cost of a trivial tools/call. Undefined for any
+ * accept the arguments too, so a valid call skips it (class-validator looks
+ * its constraints up by filtering every registered one on every call;
+ * docs/performance.md). Undefined for any
  * other DTO (custom or conditional validators, `each`, groups, nested DTOs,
  * class-transformer decorators): class-validator alone decides for those.
  * Arguments Ajv refuses still go to class-validator, whose messages the

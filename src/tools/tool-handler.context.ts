@@ -15,11 +15,11 @@ const logger = new Logger('ToolCost');
 const CLIENT_REQUEST_TIMEOUT_MS = 300_000;
 
 /**
- * What one tool call's handler gets. A class rather than an object literal:
- * V8 builds a literal that has a getter (`signal`) on its slow path at every
- * evaluation (~0.3 µs, allocating in the old generation, which brings full
- * collections on sooner); here the getter is the prototype's. The functions
- * stay own properties bound to this call, so a handler may destructure them.
+ * What one tool call's handler gets. A class rather than an object literal,
+ * because V8 builds a literal with a getter (`signal`) on its slow path every
+ * time (docs/performance.md); here the getter is the prototype's. The
+ * functions stay own properties bound to this call, so a handler may
+ * destructure them.
  */
 export class ToolHandlerContext implements HandlerContext {
   readonly toolName: string;

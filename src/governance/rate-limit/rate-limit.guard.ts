@@ -35,13 +35,12 @@ interface CountedWindow {
  * in the ThrottlerStorage: in-process, or Redis for one limit across
  * replicas.
  *
- * The library's options and storage are used, not its guard: its
- * canActivate reads six route/class decorators per call and throttler
- * (@Throttle, @SkipThrottle and kin) through reflect-metadata, which cost
- * more than the count itself, and builds an HTTP request/response pair to
- * find a tracker; MCP handlers carry no such decorators (a tool declares its
- * limits with `rateLimits`) and the tracker is the client id. Windows are
- * counted one after another, so a full one stops the count there.
+ * The library's options and storage are used, not its guard: its guard
+ * looks up route decorators (@Throttle, @SkipThrottle and kin) that MCP
+ * handlers never carry (a tool declares its limits with `rateLimits`) and
+ * builds an HTTP request/response pair to find a tracker, where the tracker
+ * here is the client id (docs/performance.md). Windows are counted one after
+ * another, so a full one stops the count there.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {

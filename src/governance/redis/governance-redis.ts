@@ -101,7 +101,7 @@ function redactUrl(url: string): string {
 
 /**
  * ioredis is loaded only when state.driver is redis: a single replica on the
- * memory driver (the default) is spared its ~9 MiB.
+ * memory driver (the default) is spared its memory (docs/performance.md).
  */
 function loadRedis(): typeof Redis {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load needs a synchronous require

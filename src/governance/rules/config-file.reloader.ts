@@ -68,10 +68,9 @@ export class ConfigFileReloader implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * The file's stat is polled, not watched with inotify: editors, `mv` and
-   * Kubernetes' ConfigMap symlink swap replace the file's inode, so an
-   * inotify watch would have to be on the directory, and a directory watch
-   * wakes the process for every write to any file in it (the SQLite ledger
-   * and its WAL often live beside the config: one wake-up per call).
+   * Kubernetes' ConfigMap symlink swap replace the file's inode, so a watch
+   * would have to be on the directory, and that wakes the process for every
+   * write beside the config, the SQLite ledger's included (docs/performance.md).
    */
   private watch(file: string): void {
     // Taken now, synchronously: a change made from here on is seen by the first poll.

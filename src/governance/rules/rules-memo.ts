@@ -10,9 +10,8 @@ const MAX_ENTRIES = 65_536;
 /**
  * What a client's rules make of one target (its merged quota, a tool's
  * limits, whether it may see it), worked out once per rules in force
- * instead of on every call: each call asked three times for the merged
- * quota, matched every `tool_limits` glob twice and the visibility globs
- * once. The rules object is replaced whole on every change (file, SIGHUP,
+ * instead of by every guard of every call (docs/performance.md). The rules
+ * object is replaced whole on every change (file, SIGHUP,
  * admin API, another replica), so a new object means everything is worked
  * out again from the next call on.
  */

@@ -13,11 +13,10 @@ export const JOURNAL_MOVE_CHUNK_BYTES = 256 * 1024;
 const NEWLINE = 0x0a;
 
 /**
- * Rows per insert statement. A statement's own cost (binding, stepping,
- * resetting, the call into the driver) is shared by this many rows: about a
- * sixth less CPU per row than one statement per row, measured with the
- * ledger's indexes and usage triggers in place. 32 rows of 15 columns stay
- * far below SQLite's limit on bound values.
+ * Rows per insert statement: a statement's own cost (binding, stepping,
+ * resetting, the call into the driver) is shared by this many rows
+ * (docs/performance.md), and 32 rows stay far below SQLite's limit on bound
+ * values.
  */
 export const JOURNAL_ROWS_PER_INSERT = 32;
 

@@ -11,8 +11,8 @@ import { JournalOwnerLock } from './journal-owner.lock';
  * (journal-line.ts) to a file opened for appending. Once write() returns,
  * the rows are in the kernel's page cache: they survive the process being
  * killed, as a commit to SQLite's WAL with `synchronous = NORMAL` does, for
- * one system call instead of SQLite's eight (locks, frame header, page,
- * unlocks) and none of its page work.
+ * one system call and none of SQLite's locking and page work
+ * (docs/performance.md).
  *
  * A write that fails (a full disk) may leave part of its line behind, and
  * that part has no newline: the file is cut back to the end of the last
