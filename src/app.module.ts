@@ -15,6 +15,7 @@ import { MetricsModule } from './observability/metrics.module';
 import { SessionModule } from './session/session.module';
 import { HttpTransportModule } from './transport/http/http-transport.module';
 import { StdioTransportModule } from './transport/stdio/stdio-transport.module';
+import { UpstreamsModule } from './upstreams/upstreams.module';
 
 export interface AppModuleOptions {
   transport: TransportKind | 'none';
@@ -38,6 +39,7 @@ const CORE_MODULES = [
   LedgerModule,
   AdminModule,
   GovernanceModule,
+  UpstreamsModule,
 ];
 
 const TRANSPORT_MODULES: Record<AppModuleOptions['transport'], Array<Type>> = {

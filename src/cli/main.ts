@@ -5,6 +5,7 @@ import { GATEWAY_VERSION } from '../lifecycle/server-info';
 import { registerConfigCommands } from './config.command';
 import { registerListCommands } from './list.commands';
 import { registerStartCommand } from './start.command';
+import { registerUpstreamsCommands } from './upstreams.command';
 
 /** `owlclaw mcp-server <command>`: the gateway's command line (seed §9.3). */
 function buildProgram(): Command {
@@ -17,6 +18,7 @@ function buildProgram(): Command {
   registerStartCommand(mcpServer);
   registerConfigCommands(mcpServer);
   registerListCommands(mcpServer);
+  registerUpstreamsCommands(mcpServer);
   return program;
 }
 

@@ -34,6 +34,7 @@ describe('config paths', () => {
         '  http:',
         '    tls: { enabled: true, cert_file: tls/server.crt, key_file: tls/server.key }',
         '  resources: { skills_dir: ./skills }',
+        '  upstreams: { registry_dir: mcp.d }',
         '  capabilities: { modules: [mods/pack.js] }',
         '  ledger: { sqlite_path: ../var/ledger.db }',
         '',
@@ -41,6 +42,7 @@ describe('config paths', () => {
     );
     const cfg = loadGatewayConfig({ configPath: file, cwd, env: {} });
     expect(cfg.resources.skills_dir).toBe(path.join(etc, 'skills'));
+    expect(cfg.upstreams.registry_dir).toBe(path.join(etc, 'mcp.d'));
     expect(cfg.capabilities.modules).toEqual([path.join(etc, 'mods', 'pack.js')]);
     expect(cfg.ledger.sqlite_path).toBe(path.resolve(etc, '..', 'var', 'ledger.db'));
     expect(cfg.http.tls.cert_file).toBe(path.join(etc, 'tls', 'server.crt'));
@@ -62,6 +64,12 @@ describe('config paths', () => {
     const cfg = loadGatewayConfig({ cwd, env: {} });
     expect(cfg.resources.skills_dir).toBe(path.join(INSTALLATION_ROOT, 'capabilities'));
     expect(fs.existsSync(path.join(cfg.resources.skills_dir, 'orders'))).toBe(true);
+  });
+
+  it("reads the installation's config/mcp.d when no layer sets registry_dir", () => {
+    const file = configFile('mcp_server:\n  transport: http\n');
+    const cfg = loadGatewayConfig({ configPath: file, cwd, env: {} });
+    expect(cfg.upstreams.registry_dir).toBe(path.join(INSTALLATION_ROOT, 'config', 'mcp.d'));
   });
 
   it('keeps the default stdio ledger in $XDG_DATA_HOME/owlclaw', () => {

@@ -38,6 +38,7 @@ describe('config schema definitions', () => {
       'http.tls.key_file:cwd',
       'resources.skills_dir:installation',
       'capabilities.modules:cwd',
+      'upstreams.registry_dir:installation',
       'ledger.sqlite_path:state',
     ]);
   });

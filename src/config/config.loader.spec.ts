@@ -44,10 +44,11 @@ function load(options: LoadGatewayConfigOptions = {}): GatewayConfig {
   return loadGatewayConfig({ cwd: dir, env: {}, ...options });
 }
 
-/** DEFAULT_CONFIG as loaded in stdio mode with no file: bundled skills, ledger in the user's data dir. */
+/** DEFAULT_CONFIG as loaded in stdio mode with no file: bundled skills and registry, ledger in the user's data dir. */
 function resolvedDefaults(env: NodeJS.ProcessEnv = {}): GatewayConfig {
   const cfg = structuredClone<GatewayConfig>(DEFAULT_CONFIG);
   cfg.resources.skills_dir = path.join(REPO_ROOT, 'capabilities');
+  cfg.upstreams.registry_dir = path.join(REPO_ROOT, 'config', 'mcp.d');
   cfg.ledger.sqlite_path = path.join(userDataDir(env), 'ledger.db');
   return cfg;
 }

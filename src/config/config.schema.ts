@@ -14,6 +14,7 @@ import {
   ValidationError,
 } from 'class-validator';
 import { configShapeProblems } from './config-shape.check';
+import { validationProblems } from './validation-problems';
 import type { GatewayConfig } from './gateway-config';
 import {
   AuthSchema,
@@ -102,6 +103,21 @@ class CapabilitiesSchema {
   modules!: string[];
 }
 
+/** Upstream MCP servers the gateway fronts: one registry file per server (docs/federation.md). */
+class UpstreamsSchema {
+  // Left at its default it names the installation's config/mcp.d, like skills_dir (config-paths.ts).
+  @ConfigPath('installation')
+  @Default('./config/mcp.d')
+  @IsNotEmpty()
+  @IsString()
+  registry_dir!: string;
+
+  /** An unknown key in a registry file rejects that file (true) or only warns (false). */
+  @Default(true)
+  @IsBoolean()
+  strict!: boolean;
+}
+
 // Logs always go to stderr: in stdio mode stdout is the protocol channel.
 class LoggingSchema {
   @Default('info')
@@ -147,6 +163,9 @@ export class GatewayConfigSchema {
 
   @Section(() => CapabilitiesSchema)
   capabilities!: CapabilitiesSchema;
+
+  @Section(() => UpstreamsSchema)
+  upstreams!: UpstreamsSchema;
 
   @Section(() => GovernanceSchema)
   governance!: GovernanceSchema;
@@ -209,42 +228,10 @@ export function validateGatewayConfigShape(plain: unknown): SchemaResult {
     return { ok: false, problems: [{ path: [], message, unknownKey: false }] };
   }
   if (errors.length > 0) {
-    const problems: SchemaProblem[] = [];
-    collectProblems(errors, [], problems);
-    return { ok: false, problems };
+    return { ok: false, problems: validationProblems(errors, 'is not a known configuration key') };
   }
   // Safe: every member has just been checked against the schema.
   return { ok: true, config: toPlain(instance) as GatewayConfig };
-}
-
-function collectProblems(errors: ValidationError[], parent: string[], out: SchemaProblem[]): void {
-  for (const error of errors) {
-    const path = [...parent, error.property];
-    const constraints = error.constraints ?? {};
-    if ('whitelistValidation' in constraints) {
-      out.push({ path, message: 'is not a known configuration key', unknownKey: true });
-    } else {
-      const entries = Object.entries(constraints).filter(
-        // "nested property x must be either object or array" repeats the isObject finding.
-        ([name]) => !(name === 'nestedValidation' && 'isObject' in constraints),
-      );
-      for (const [, message] of entries) {
-        out.push({ path, message: withoutSubject(message, error.property), unknownKey: false });
-      }
-    }
-    if (error.children && error.children.length > 0) collectProblems(error.children, path, out);
-  }
-}
-
-/**
- * class-validator phrases messages as "<property> must ...". The loader prefixes
- * the full key path itself, so the repeated bare property name is dropped.
- */
-function withoutSubject(message: string, property: string): string {
-  if (message.startsWith(`${property} `)) return message.slice(property.length + 1);
-  const each = `each value in ${property} `;
-  if (message.startsWith(each)) return `each value ${message.slice(each.length)}`;
-  return message;
 }
 
 /** Deep copy of own enumerable data, dropping undefined members and class prototypes. */

@@ -26,6 +26,7 @@ export type StdioConfig = GatewayConfig['stdio'];
 export type ToolsConfig = GatewayConfig['tools'];
 export type ResourcesConfig = GatewayConfig['resources'];
 export type CapabilitiesConfig = GatewayConfig['capabilities'];
+export type UpstreamsConfig = GatewayConfig['upstreams'];
 export type GovernanceConfig = GatewayConfig['governance'];
 export type QuotaConfig = GovernanceConfig['default_quota'];
 export type ClientRulesConfig = GovernanceConfig['clients'][string];

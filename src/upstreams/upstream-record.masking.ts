@@ -1,0 +1,39 @@
+import { UpstreamRecord } from './upstream-record';
+
+/** What every secret-bearing value is shown as. */
+export const MASK = '***';
+
+/**
+ * The record as the CLI, logs and (later) the admin API may show it: env and
+ * header values, URL credentials, query values and fragment, and the resolved
+ * `auth_ref` secret are replaced by MASK; names and references stay readable.
+ */
+export function masked(record: UpstreamRecord): UpstreamRecord {
+  const copy = structuredClone(record);
+  if (copy.stdio) copy.stdio.env = maskValues(copy.stdio.env);
+  if (copy.http) {
+    copy.http.url = maskedUrl(copy.http.url);
+    copy.http.headers = maskValues(copy.http.headers);
+    if (copy.http.auth_secret !== undefined) copy.http.auth_secret = MASK;
+  }
+  return copy;
+}
+
+function maskValues(values: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.keys(values).map((key) => [key, MASK]));
+}
+
+/** Keeps scheme, host and path (where an operator looks for mistakes); hides what carries tokens. */
+export function maskedUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return MASK;
+  }
+  if (url.username !== '') url.username = MASK;
+  if (url.password !== '') url.password = MASK;
+  for (const key of new Set(url.searchParams.keys())) url.searchParams.set(key, MASK);
+  if (url.hash !== '') url.hash = MASK;
+  return url.toString();
+}

@@ -1,0 +1,170 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { scanRegistry } from './registry.scanner';
+import { httpYaml, RegistryDirFixture, stdioYaml } from './testing/registry-dir.fixture';
+
+let fixture: RegistryDirFixture;
+
+beforeEach(() => {
+  fixture = new RegistryDirFixture();
+});
+
+afterEach(() => fixture.remove());
+
+function scanOne(text: string, env: NodeJS.ProcessEnv = {}) {
+  fixture.write('server.yaml', text);
+  return scanRegistry(fixture.dir, env, { strict: true });
+}
+
+describe('references in registry values', () => {
+  it('resolves ${ENV:VAR} and ${ENV:VAR:-default} in stdio.env', () => {
+    const text = stdioYaml(
+      'fs',
+      '  env:',
+      '    TOKEN: "${ENV:FS_TOKEN}"',
+      '    MODE: "${ENV:FS_MODE:-read-only}"',
+      '    GREETING: "hello ${ENV:WHO:-world}, from ${ENV:FS_TOKEN}"',
+    );
+    const { servers } = scanOne(text, { FS_TOKEN: 't0k3n' });
+    expect(servers[0].stdio?.env).toEqual({
+      TOKEN: 't0k3n',
+      MODE: 'read-only',
+      GREETING: 'hello world, from t0k3n',
+    });
+    expect(scanOne(text, { FS_TOKEN: 'x', FS_MODE: 'write' }).servers[0].stdio?.env.MODE).toBe(
+      'write',
+    );
+  });
+
+  it('does not load a server whose reference names an unset variable, saying which', () => {
+    const registry = scanOne(stdioYaml('fs', '  env: { TOKEN: "${ENV:FS_TOKEN}" }'));
+    expect(registry.servers).toEqual([]);
+    expect(registry.rejected).toEqual([
+      {
+        file: 'server.yaml',
+        serverId: 'fs',
+        reason: 'stdio.env.TOKEN: ${ENV:FS_TOKEN} is not set (no default given)',
+        problems: ['stdio.env.TOKEN: ${ENV:FS_TOKEN} is not set (no default given)'],
+      },
+    ]);
+  });
+
+  it('refuses a malformed reference', () => {
+    const registry = scanOne(
+      stdioYaml('fs', '  env: { TOKEN: "${ENV:1BAD}", OTHER: "${ENV:OPEN" }'),
+    );
+    expect(registry.rejected[0].problems).toEqual([
+      'stdio.env.TOKEN: holds a malformed reference; write ${ENV:NAME} or ${ENV:NAME:-default}',
+      'stdio.env.OTHER: holds a malformed reference; write ${ENV:NAME} or ${ENV:NAME:-default}',
+    ]);
+  });
+
+  it('resolves references in http.url and http.headers', () => {
+    const text = httpYaml('gh', '  headers: { Authorization: "Bearer ${ENV:GH_TOKEN}" }').replace(
+      'https://mcp.example.com/mcp',
+      '"${ENV:GH_URL:-https://api.example.com}/mcp"',
+    );
+    const [server] = scanOne(text, { GH_TOKEN: 'ghp_123' }).servers;
+    expect(server.http).toEqual({
+      url: 'https://api.example.com/mcp',
+      headers: { Authorization: 'Bearer ghp_123' },
+    });
+    expect(scanOne(text, {}).rejected[0].problems).toEqual([
+      'http.headers.Authorization: ${ENV:GH_TOKEN} is not set (no default given)',
+    ]);
+  });
+
+  it('refuses a url that is not http(s) once resolved, and a header value with a line break', () => {
+    const text = httpYaml('gh', '  headers: { X-Team: "${ENV:TEAM}" }').replace(
+      'https://mcp.example.com/mcp',
+      '"${ENV:GH_URL}"',
+    );
+    const registry = scanOne(text, { GH_URL: 'file:///etc/passwd', TEAM: 'a\r\nX-Evil: 1' });
+    expect(registry.rejected[0].problems).toEqual([
+      'http.url: must be an http:// or https:// URL once references are resolved',
+      'http.headers.X-Team: must not contain line breaks or NUL characters',
+    ]);
+  });
+
+  it('passes env_from variables through, and does not load when one is unset', () => {
+    const text = stdioYaml('fs', '  env_from: [API_TOKEN, HOME_DIR]');
+    const [server] = scanOne(text, { API_TOKEN: 'abc', HOME_DIR: '/home/x', OTHER: 'no' }).servers;
+    expect(server.stdio).toMatchObject({
+      env: { API_TOKEN: 'abc', HOME_DIR: '/home/x' },
+      env_from: ['API_TOKEN', 'HOME_DIR'],
+    });
+    expect(scanOne(text, { API_TOKEN: 'abc' }).rejected[0].problems).toEqual([
+      'stdio.env_from: environment variable HOME_DIR is not set',
+    ]);
+  });
+
+  it('refuses a variable named in both env and env_from', () => {
+    const text = stdioYaml('fs', '  env: { API_TOKEN: x }', '  env_from: [API_TOKEN]');
+    expect(scanOne(text, { API_TOKEN: 'abc' }).rejected[0].problems).toEqual([
+      'stdio.env_from: API_TOKEN is also set in stdio.env; name it in one place',
+    ]);
+  });
+
+  it('resolves a relative stdio.cwd against the registry directory', () => {
+    const [server] = scanOne(stdioYaml('fs', '  cwd: ../work')).servers;
+    expect(server.stdio?.cwd).toBe(path.join(fixture.root, 'work'));
+  });
+});
+
+describe('auth_ref', () => {
+  it('reads the secret from an environment variable', () => {
+    const [server] = scanOne(httpYaml('gh', '  auth_ref: env:GH_TOKEN'), {
+      GH_TOKEN: 'ghp_x',
+    }).servers;
+    expect(server.http).toMatchObject({ auth_ref: 'env:GH_TOKEN', auth_secret: 'ghp_x' });
+  });
+
+  it('does not load when the variable is unset or empty', () => {
+    for (const env of [{}, { GH_TOKEN: '' }]) {
+      expect(scanOne(httpYaml('gh', '  auth_ref: env:GH_TOKEN'), env).rejected[0].problems).toEqual(
+        ['http.auth_ref: environment variable GH_TOKEN is not set or empty'],
+      );
+    }
+  });
+
+  it('reads the secret from a file relative to the registry directory, trimmed', () => {
+    fixture.writeOutside('gh.token', 'file-secret\n');
+    const [server] = scanOne(httpYaml('gh', '  auth_ref: file:../gh.token')).servers;
+    expect(server.http).toMatchObject({ auth_ref: 'file:../gh.token', auth_secret: 'file-secret' });
+  });
+
+  it('does not load when the secret file is missing or empty, naming the file', () => {
+    const missing = path.join(fixture.root, 'absent.token');
+    expect(
+      scanOne(httpYaml('gh', '  auth_ref: file:../absent.token')).rejected[0].problems,
+    ).toEqual([`http.auth_ref: secret file ${missing} does not exist`]);
+    const empty = fixture.writeOutside('empty.token', '\n');
+    expect(scanOne(httpYaml('gh', '  auth_ref: file:../empty.token')).rejected[0].problems).toEqual(
+      [`http.auth_ref: secret file ${empty} is empty`],
+    );
+  });
+
+  it('refuses auth_ref beside an Authorization header', () => {
+    const text = httpYaml(
+      'gh',
+      '  headers: { authorization: "Bearer x" }',
+      '  auth_ref: env:GH_TOKEN',
+    );
+    expect(scanOne(text, { GH_TOKEN: 't' }).rejected[0].problems).toEqual([
+      'http.auth_ref: http.headers already sets Authorization; use one of them',
+    ]);
+  });
+
+  it('refuses an auth_ref of another form', () => {
+    expect(scanOne(httpYaml('gh', '  auth_ref: vault:gh')).rejected[0].problems).toEqual([
+      'http.auth_ref: must be env:NAME or file:PATH',
+    ]);
+  });
+
+  it('follows a symbolic link to a secret file (mounted secrets are often links)', () => {
+    const real = fixture.writeOutside('real.token', 'linked-secret');
+    fs.symlinkSync(real, path.join(fixture.root, 'link.token'));
+    const [server] = scanOne(httpYaml('gh', '  auth_ref: file:../link.token')).servers;
+    expect(server.http?.auth_secret).toBe('linked-secret');
+  });
+});
