@@ -1,8 +1,7 @@
 import { Command } from 'commander';
-import { ConfigValidationError } from '../config/config-validation.error';
-import { loadGatewayConfigWithSource } from '../config/config.loader';
 import { META_ESTIMATED_COST, META_RATE_LIMITS } from '../tools/tools.constants';
-import { formatTable, printError, printLine } from './cli-output';
+import { loadConfigOrExit } from './cli-config';
+import { formatTable, printLine } from './cli-output';
 import { listThroughGateway } from './registry-listing';
 
 interface ListedTool {
@@ -37,7 +36,7 @@ export function registerListCommands(parent: Command): void {
 
 async function listTools(configPath?: string): Promise<void> {
   const outcome = await listThroughGateway<ListedTool>(
-    loadConfig(configPath),
+    loadConfigOrExit(configPath),
     'tools/list',
     'tools',
   );
@@ -74,7 +73,7 @@ function limitsCell(meta: Record<string, unknown> = {}): string {
 
 async function listResources(configPath?: string): Promise<void> {
   const outcome = await listThroughGateway<ListedResource>(
-    loadConfig(configPath),
+    loadConfigOrExit(configPath),
     'resources/list',
     'resources',
   );
@@ -88,16 +87,4 @@ async function listResources(configPath?: string): Promise<void> {
     ),
   );
   printLine(`${outcome.items.length} resource(s)`);
-}
-
-function loadConfig(configPath?: string) {
-  try {
-    return loadGatewayConfigWithSource({ configPath }).config;
-  } catch (err) {
-    if (err instanceof ConfigValidationError) {
-      printError(`Configuration is invalid:\n${err.message}`);
-      process.exit(1);
-    }
-    throw err;
-  }
 }

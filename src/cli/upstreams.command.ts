@@ -1,12 +1,11 @@
 import { Command } from 'commander';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ConfigValidationError } from '../config/config-validation.error';
-import { loadGatewayConfigWithSource } from '../config/config.loader';
 import { GatewayConfig } from '../config/gateway-config';
 import { scanRegistry } from '../upstreams/registry.scanner';
 import { masked } from '../upstreams/upstream-record.masking';
 import { UpstreamRegistry } from '../upstreams/upstream-registry';
+import { loadConfigOrExit } from './cli-config';
 import { formatTable, printError, printLine } from './cli-output';
 
 interface ListFlags {
@@ -39,7 +38,7 @@ export function registerUpstreamsCommands(parent: Command): void {
 }
 
 function listUpstreams(flags: ListFlags): void {
-  const config = loadConfig(flags.config);
+  const config = loadConfigOrExit(flags.config);
   const registry = scan(config, config.upstreams.registry_dir);
   if (flags.json) {
     printLine(JSON.stringify({ ...registry, servers: registry.servers.map(masked) }, null, 2));
@@ -75,7 +74,7 @@ function listUpstreams(flags: ListFlags): void {
 }
 
 function validateUpstreams(flags: ValidateFlags): void {
-  const config = loadConfig(flags.config);
+  const config = loadConfigOrExit(flags.config);
   const dir = flags.dir === undefined ? config.upstreams.registry_dir : path.resolve(flags.dir);
   // A directory named on the command line was meant to exist; the configured one may be absent.
   if (flags.dir !== undefined && !fs.existsSync(dir)) {
@@ -102,16 +101,4 @@ function summary(registry: UpstreamRegistry): string {
     `${registry.servers.length} server(s) loaded, ${registry.rejected.length} rejected, ` +
     `${registry.warnings.length} warning(s); revision ${registry.revision} (${registry.dir})`
   );
-}
-
-function loadConfig(configPath?: string): GatewayConfig {
-  try {
-    return loadGatewayConfigWithSource({ configPath }).config;
-  } catch (err) {
-    if (err instanceof ConfigValidationError) {
-      printError(`Configuration is invalid:\n${err.message}`);
-      process.exit(1);
-    }
-    throw err;
-  }
 }
