@@ -24,6 +24,7 @@ import {
   StateSchema,
 } from './config-governance.schema';
 import { ConfigPath, Default, Section } from './config-schema.decorators';
+import { IsToolNameSeparator } from './tool-name-separator.validator';
 import {
   HttpSchema,
   LimitsSchema,
@@ -116,6 +117,17 @@ class UpstreamsSchema {
   @Default(true)
   @IsBoolean()
   strict!: boolean;
+
+  /** Joins namespace and upstream tool name in the names clients see (`github__search`). */
+  @Default('__')
+  @IsToolNameSeparator()
+  @IsString()
+  separator!: string;
+
+  /** Lets `.` appear in exposed names (and the separator); some clients refuse such names. */
+  @Default(false)
+  @IsBoolean()
+  allow_dots!: boolean;
 }
 
 // Logs always go to stderr: in stdio mode stdout is the protocol channel.
