@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
+import { UpstreamPool } from './upstream.pool';
 import { UpstreamRegistryService } from './upstream-registry.service';
 
 /**
- * Upstream MCP servers the gateway fronts. This step loads and validates
- * their registry (docs/federation.md); connections come in later steps.
+ * Upstream MCP servers the gateway fronts: their registry (docs/federation.md)
+ * and a pool of SDK client connections to them; their tools are not listed yet.
  */
 @Module({
-  providers: [UpstreamRegistryService],
-  exports: [UpstreamRegistryService],
+  providers: [UpstreamRegistryService, UpstreamPool],
+  exports: [UpstreamRegistryService, UpstreamPool],
 })
 export class UpstreamsModule {}

@@ -1,0 +1,43 @@
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { UpstreamRecord } from './upstream-record';
+import { forwardStderrLines } from './upstream-stderr.lines';
+
+/**
+ * Builds the SDK client transport a record names. A stdio child gets the SDK's
+ * minimal base environment (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus the
+ * record's own `env`, never the gateway's whole environment, which holds its secrets.
+ */
+export function createUpstreamTransport(
+  record: UpstreamRecord,
+  logStderr: (line: string) => void,
+): Transport {
+  if (record.transport === 'stdio') {
+    const launch = required(record.stdio, record, 'stdio');
+    const transport = new StdioClientTransport({
+      command: launch.command,
+      args: launch.args,
+      env: launch.env,
+      cwd: launch.cwd,
+      stderr: 'pipe',
+    });
+    if (transport.stderr) forwardStderrLines(transport.stderr, logStderr);
+    return transport;
+  }
+  const endpoint = required(record.http, record, 'http');
+  const headers: Record<string, string> = { ...endpoint.headers };
+  if (endpoint.auth_secret) headers.Authorization = `Bearer ${endpoint.auth_secret}`;
+  const url = new URL(endpoint.url);
+  if (record.transport === 'streamable_http') {
+    return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  }
+  // The SDK sends requestInit's headers on the legacy GET stream as well as on the POSTs.
+  return new SSEClientTransport(url, { requestInit: { headers } });
+}
+
+function required<T>(block: T | undefined, record: UpstreamRecord, key: string): T {
+  if (!block) throw new Error(`upstream ${record.server_id} has no ${key} block`);
+  return block;
+}

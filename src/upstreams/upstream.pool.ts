@@ -1,0 +1,65 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { UpstreamConnection } from './upstream.connection';
+import { UpstreamRegistryService } from './upstream-registry.service';
+
+/**
+ * Keeps one connection per upstream of the registry snapshot, so that a
+ * server's session and child process outlive single calls. Connections are made
+ * on first use; `warm` servers connect at bootstrap; shutdown closes them all.
+ */
+@Injectable()
+export class UpstreamPool implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Upstreams');
+  private readonly connections = new Map<string, UpstreamConnection>();
+  private closed = false;
+
+  constructor(private readonly registry: UpstreamRegistryService) {}
+
+  /** The connection of a loaded server (not yet connected unless used or warm), or `undefined`. */
+  connection(serverId: string): UpstreamConnection | undefined {
+    if (this.closed) return undefined;
+    const existing = this.connections.get(serverId);
+    if (existing) return existing;
+    const record = this.registry.current.servers.find((server) => server.server_id === serverId);
+    if (!record) return undefined;
+    const connection = new UpstreamConnection(record);
+    this.connections.set(serverId, connection);
+    return connection;
+  }
+
+  /** Starts warm connections without waiting: a server that fails here is logged and retried on first use. */
+  onApplicationBootstrap(): void {
+    for (const record of this.registry.current.servers.filter((server) => server.warm)) {
+      this.connection(record.server_id)
+        ?.connect()
+        .catch((error: Error) =>
+          this.logger.warn({
+            msg: 'warm upstream failed to connect',
+            server_id: record.server_id,
+            error: errorChain(error),
+          }),
+        );
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.close();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const connections = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.allSettled(connections.map((connection) => connection.close()));
+  }
+}
+
+/** `message: cause: cause` of an error, read by shape because fetch errors come from another realm under test runners. */
+function errorChain(error: unknown): string {
+  const messages: string[] = [];
+  for (let at = error, depth = 0; depth < 4 && typeof at === 'object' && at !== null; depth++) {
+    if ('message' in at) messages.push(String(at.message));
+    at = 'cause' in at ? at.cause : undefined;
+  }
+  return messages.join(': ');
+}
