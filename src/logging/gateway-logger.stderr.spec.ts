@@ -33,12 +33,14 @@ describe('GatewayLogger on stderr', () => {
     expect(lines(out.stderr)).toEqual(['live']);
   });
 
+  // A write still in progress at exit may land after the lines pino then writes synchronously:
+  // every line arrives, not always in order (pino's asynchronous destination).
   it('keeps the last lines when the process exits or ends', () => {
     const exit = run(
       `log.log({ msg: 'first' }, 'T'); log.log({ msg: 'last' }, 'T'); process.exit(3);`,
     );
     expect(exit.status).toBe(3);
-    expect(lines(exit.stderr)).toEqual(['first', 'last']);
+    expect(lines(exit.stderr).sort()).toEqual(['first', 'last']);
     expect(lines(run(`log.log({ msg: 'end' }, 'T');`).stderr)).toEqual(['end']);
   });
 
@@ -47,7 +49,7 @@ describe('GatewayLogger on stderr', () => {
        throw new Error('boom');`);
     expect(crash.status).not.toBe(0);
     expect(crash.stderr).toContain('Error: boom');
-    expect(lines(crash.stderr)).toEqual(['before', 'crash']);
+    expect(lines(crash.stderr).sort()).toEqual(['before', 'crash']);
   });
 
   it('keeps every line of a burst larger than a pipe holds when the process exits', () => {
@@ -55,7 +57,7 @@ describe('GatewayLogger on stderr', () => {
        process.exit(0);`);
     const written = lines(out.stderr);
     expect(written).toHaveLength(5000);
-    expect(written[4999]).toBe('line 4999');
+    expect(new Set(written)).toEqual(new Set(Array.from({ length: 5000 }, (_, i) => `line ${i}`)));
   });
 
   it('never writes to stdout', () => {
