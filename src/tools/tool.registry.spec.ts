@@ -30,3 +30,39 @@ describe('ToolRegistry estimated costs', () => {
     expect(registry.get('priced')?.options.estimatedCost).toBe(cost);
   });
 });
+
+describe('ToolRegistry.replace', () => {
+  const named = (name: string, origin = `Batch.${name}`): RegisteredTool => ({
+    ...tool(undefined),
+    name,
+    origin,
+    options: { name, description: 'd' },
+  });
+
+  it('removes and adds a batch as one change', () => {
+    const registry = new ToolRegistry();
+    registry.register(named('a'));
+    registry.register(named('b'));
+    const versions: number[] = [];
+    registry.onChange((version) => versions.push(version));
+    registry.replace(['a', 'missing'], [named('a', 'Other.a'), named('c')]);
+
+    expect(registry.list().map((t) => `${t.name}:${t.origin}`)).toEqual([
+      'b:Batch.b',
+      'a:Other.a',
+      'c:Batch.c',
+    ]);
+    expect(versions).toEqual([3]);
+  });
+
+  it('changes nothing when one added tool is refused', () => {
+    const registry = new ToolRegistry();
+    registry.register(named('a'));
+    expect(() => registry.replace(['a'], [named('b'), named('b', 'Twice.b')])).toThrow(
+      'Duplicate tool name "b": declared by Batch.b and Twice.b',
+    );
+    expect(() => registry.replace([], [named('a', 'Late.a')])).toThrow('Duplicate tool name "a"');
+    expect(registry.list().map((t) => t.name)).toEqual(['a']);
+    expect(registry.version).toBe(1);
+  });
+});

@@ -23,25 +23,30 @@ export class ToolRegistry {
   }
 
   register(tool: RegisteredTool): void {
-    if (!TOOL_NAME_PATTERN.test(tool.name)) {
-      throw new Error(
-        `Invalid tool name "${tool.name}" (${tool.origin}): names must match ${TOOL_NAME_PATTERN.source}`,
-      );
-    }
-    const estimate = tool.options.estimatedCost;
-    if (estimate !== undefined && !isValidCost(estimate)) {
-      // A negative estimate would credit the budget, NaN would pass every check and break the ledger row.
-      throw new Error(
-        `Invalid estimatedCost ${String(estimate)} for tool "${tool.name}" (${tool.origin}): it must be a finite number >= 0`,
-      );
-    }
+    checkTool(tool);
     const existing = this.tools.get(tool.name);
-    if (existing) {
-      throw new Error(
-        `Duplicate tool name "${tool.name}": declared by ${existing.origin} and ${tool.origin}`,
-      );
-    }
+    if (existing) throw duplicateName(existing, tool);
     this.tools.set(tool.name, tool);
+    this.changed();
+  }
+
+  /**
+   * Removes `names` and adds `tools` as one change, so that clients hear of a
+   * whole batch once; throws, changing nothing, when any added tool is refused.
+   */
+  replace(names: Iterable<string>, tools: readonly RegisteredTool[]): void {
+    const leaving = new Set([...names].filter((name) => this.tools.has(name)));
+    const arriving = new Map<string, RegisteredTool>();
+    for (const tool of tools) {
+      checkTool(tool);
+      const existing =
+        arriving.get(tool.name) ?? (leaving.has(tool.name) ? undefined : this.tools.get(tool.name));
+      if (existing) throw duplicateName(existing, tool);
+      arriving.set(tool.name, tool);
+    }
+    if (leaving.size === 0 && arriving.size === 0) return;
+    for (const name of leaving) this.tools.delete(name);
+    for (const tool of arriving.values()) this.tools.set(tool.name, tool);
     this.changed();
   }
 
@@ -69,4 +74,25 @@ export class ToolRegistry {
     this.currentVersion++;
     for (const listener of this.listeners) listener(this.currentVersion);
   }
+}
+
+function checkTool(tool: RegisteredTool): void {
+  if (!TOOL_NAME_PATTERN.test(tool.name)) {
+    throw new Error(
+      `Invalid tool name "${tool.name}" (${tool.origin}): names must match ${TOOL_NAME_PATTERN.source}`,
+    );
+  }
+  const estimate = tool.options.estimatedCost;
+  if (estimate !== undefined && !isValidCost(estimate)) {
+    // A negative estimate would credit the budget, NaN would pass every check and break the ledger row.
+    throw new Error(
+      `Invalid estimatedCost ${String(estimate)} for tool "${tool.name}" (${tool.origin}): it must be a finite number >= 0`,
+    );
+  }
+}
+
+function duplicateName(existing: RegisteredTool, tool: RegisteredTool): Error {
+  return new Error(
+    `Duplicate tool name "${tool.name}": declared by ${existing.origin} and ${tool.origin}`,
+  );
 }

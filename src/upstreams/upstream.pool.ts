@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { errorChain } from './error-chain';
 import { UpstreamConnection } from './upstream.connection';
 import { UpstreamRegistryService } from './upstream-registry.service';
 
@@ -52,14 +53,4 @@ export class UpstreamPool implements OnApplicationBootstrap, OnApplicationShutdo
     this.connections.clear();
     await Promise.allSettled(connections.map((connection) => connection.close()));
   }
-}
-
-/** `message: cause: cause` of an error, read by shape because fetch errors come from another realm under test runners. */
-function errorChain(error: unknown): string {
-  const messages: string[] = [];
-  for (let at = error, depth = 0; depth < 4 && typeof at === 'object' && at !== null; depth++) {
-    if ('message' in at) messages.push(String(at.message));
-    at = 'cause' in at ? at.cause : undefined;
-  }
-  return messages.join(': ');
 }

@@ -1,0 +1,9 @@
+/** `message: cause: cause` of an error, read by shape because fetch errors come from another realm under test runners. */
+export function errorChain(error: unknown): string {
+  const messages: string[] = [];
+  for (let at = error, depth = 0; depth < 4 && typeof at === 'object' && at !== null; depth++) {
+    if ('message' in at) messages.push(String(at.message));
+    at = 'cause' in at ? at.cause : undefined;
+  }
+  return messages.join(': ');
+}
