@@ -8,6 +8,7 @@ import { isFailure, JsonRpcResponse } from '../json-rpc/json-rpc.types';
 import { LATEST_PROTOCOL_VERSION } from '../json-rpc/protocol-version';
 import { GatewayLogger } from '../logging/gateway-logger';
 import { SessionRegistry } from '../session/session.registry';
+import { UpstreamToolsPublisher } from '../upstreams/upstream-tools.publisher';
 
 export type ListOutcome<T> =
   { kind: 'items'; items: T[] } | { kind: 'unsupported'; method: string };
@@ -27,6 +28,8 @@ export async function listThroughGateway<T>(
     { logger: new GatewayLogger({ level: 'warn', format: config.logging.format }) },
   );
   try {
+    // Upstream tools are listed in the background after start; the CLI shows them too.
+    await app.get(UpstreamToolsPublisher).settled();
     const sessions = app.get(SessionRegistry);
     const dispatcher = app.get(JsonRpcDispatcher);
     const session = sessions.create('stdio', 'cli');
