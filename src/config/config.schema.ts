@@ -1,7 +1,7 @@
 // class-transformer's @Type reads design-time metadata through Reflect.getMetadata. The CLI
 // loads config before anything imports Nest (which would install the polyfill), so install it here.
 import 'reflect-metadata';
-import { plainToInstance, Transform } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   IsArray,
   IsBoolean,
@@ -10,11 +10,10 @@ import {
   IsNotEmpty,
   IsString,
   Min,
-  validateSync,
   ValidationError,
 } from 'class-validator';
 import { configShapeProblems } from './config-shape.check';
-import { validationProblems } from './validation-problems';
+import { validateStrictly, validationProblems } from './validation-problems';
 import type { GatewayConfig } from './gateway-config';
 import {
   AuthSchema,
@@ -226,14 +225,7 @@ export function validateGatewayConfigShape(plain: unknown): SchemaResult {
   let instance: GatewayConfigSchema;
   let errors: ValidationError[];
   try {
-    instance = plainToInstance(GatewayConfigSchema, plain);
-    errors = validateSync(instance, {
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
-      stopAtFirstError: true,
-      validationError: { target: false, value: false },
-    });
+    ({ instance, errors } = validateStrictly(GatewayConfigSchema, plain));
   } catch (err) {
     // Whatever else the transformer chokes on is still the input's fault, not the gateway's.
     const message = `cannot be read: ${err instanceof Error ? err.message : String(err)}`;

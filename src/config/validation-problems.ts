@@ -1,5 +1,26 @@
-import type { ValidationError } from 'class-validator';
+import { ClassConstructor, plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
 import type { SchemaProblem } from './config.schema';
+
+/**
+ * `plain` as an instance of `schema`, and what class-validator finds wrong
+ * with it: unknown keys are errors (not silently dropped), one finding per
+ * key. The options the gateway config and the upstream registry files share.
+ */
+export function validateStrictly<T extends object>(
+  schema: ClassConstructor<T>,
+  plain: object,
+): { instance: T; errors: ValidationError[] } {
+  const instance = plainToInstance(schema, plain);
+  const errors = validateSync(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    stopAtFirstError: true,
+    validationError: { target: false, value: false },
+  });
+  return { instance, errors };
+}
 
 /**
  * Flattens class-validator's error tree into one problem per key path, with

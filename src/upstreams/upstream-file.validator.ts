@@ -1,8 +1,7 @@
-import { plainToInstance } from 'class-transformer';
-import { validateSync, ValidationError } from 'class-validator';
+import { ValidationError } from 'class-validator';
 import { configShapeProblems } from '../config/config-shape.check';
 import type { SchemaProblem } from '../config/config.schema';
-import { validationProblems } from '../config/validation-problems';
+import { validateStrictly, validationProblems } from '../config/validation-problems';
 import { isMapping } from './upstream-blocks.schema';
 import { UpstreamFileSchema } from './upstream-file.schema';
 
@@ -28,14 +27,7 @@ export function validateUpstreamFile(plain: unknown): FileValidation {
   let file: UpstreamFileSchema;
   let errors: ValidationError[];
   try {
-    file = plainToInstance(UpstreamFileSchema, plain);
-    errors = validateSync(file, {
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
-      stopAtFirstError: true,
-      validationError: { target: false, value: false },
-    });
+    ({ instance: file, errors } = validateStrictly(UpstreamFileSchema, plain));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return { ok: false, problems: [`cannot be read: ${message}`], unknownKeys: [] };
