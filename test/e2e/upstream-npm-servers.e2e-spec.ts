@@ -150,7 +150,8 @@ async function callError(client: Client, name: string, args: Record<string, unkn
   return error as McpError & { data?: Record<string, unknown> };
 }
 
-function textOf(result: { content?: unknown }): string {
+/** The text blocks of a call result, joined. */
+function textOf(result: Record<string, unknown>): string {
   const blocks = (result.content ?? []) as Array<{ type: string; text?: string }>;
   return blocks.map((block) => block.text ?? '').join('\n');
 }
