@@ -13,6 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { scanRegistry } from '../../src/upstreams/registry.scanner';
 import { UpstreamRegistryService } from '../../src/upstreams/upstream-registry.service';
 import { UpstreamToolsPublisher } from '../../src/upstreams/upstream-tools.publisher';
 import { EverythingHttpServer } from '../support/everything-http';
@@ -324,5 +325,31 @@ describe('real npm MCP servers through the gateway', () => {
     const error = await callError(client, 'memory__read_graph', {});
     expect(error.code).toBe(-32003);
     expect(error.data).toMatchObject({ reason: 'rate_limited' });
+  });
+});
+
+describe('docs/federation.md', () => {
+  it('shows every example registry file exactly as the test runs it', () => {
+    const docs = readFileSync(join(REPO_ROOT, 'docs', 'federation.md'), 'utf8');
+    for (const file of readdirSync(EXAMPLE_REGISTRY)) {
+      expect(docs).toContain(readFileSync(join(EXAMPLE_REGISTRY, file), 'utf8'));
+    }
+  });
+});
+
+describe('the example registry without OWLCLAW_MEMORY_FILE', () => {
+  it('leaves server-memory out, naming the variable, and still loads server-filesystem', () => {
+    const env = { ...process.env };
+    delete env.OWLCLAW_MEMORY_FILE;
+    const registry = scanRegistry(EXAMPLE_REGISTRY, env, { strict: true });
+    expect(registry.servers.map((server) => server.server_id)).toEqual(['files']);
+    expect(registry.rejected).toEqual([
+      expect.objectContaining({
+        file: 'memory.yaml',
+        problems: [
+          'stdio.env.MEMORY_FILE_PATH: ${ENV:OWLCLAW_MEMORY_FILE} is not set (no default given)',
+        ],
+      }),
+    ]);
   });
 });
