@@ -16,6 +16,7 @@ import { currentLoad, describeMachine } from './lib/machine';
 import { REPO_ROOT } from './lib/paths';
 import { renderReport } from './report/markdown';
 import { BenchResults, GrowthResults } from './report/results';
+import { runFederationSection } from './sections/federation';
 import { runHttpSection } from './sections/http';
 import { runLedgerGrowth } from './sections/ledger-growth';
 import { runProfile } from './sections/profile';
@@ -64,6 +65,7 @@ async function runSections(ctx: BenchContext, results: BenchResults): Promise<vo
   const { sections } = ctx.options;
   if (sections.includes('http')) results.http = await runHttpSection(ctx);
   if (sections.includes('stdio')) results.stdio = await runStdioSection(ctx);
+  if (sections.includes('federation')) results.federation = await runFederationSection(ctx);
   const growth: GrowthResults = { ledger: [], notes: [] };
   if (sections.includes('tools')) growth.tools = await runToolsGrowth(ctx);
   if (sections.includes('skills')) growth.skills = await runSkillsGrowth(ctx);

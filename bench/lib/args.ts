@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { dockerfileNodeFlags, splitFlags } from './node-flags';
 
-export const SECTIONS = ['http', 'stdio', 'tools', 'skills', 'ledger'] as const;
+export const SECTIONS = ['http', 'stdio', 'federation', 'tools', 'skills', 'ledger'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -36,9 +36,11 @@ const HELP = `npm run bench -- [options]
 
   --only <list>         sections to run, comma separated: ${SECTIONS.join(', ')}
                         (default: all; "growth" means tools,skills,ledger; "profile" means --profile)
-  --duration <s>        seconds per HTTP load run (default 10)
-  --reps <n>            HTTP repetitions, targets alternating (default 3)
-  --connections <list>  HTTP connection counts (default 10,50)
+                        (a short look at one section: --only federation --duration 2 --reps 1
+                        --connections 10 --max-load 0)
+  --duration <s>        seconds per HTTP load run, federation's too (default 10)
+  --reps <n>            HTTP and federation repetitions, targets alternating (default 3)
+  --connections <list>  HTTP and federation connection counts (default 10,50)
   --stdio-calls <n>     stdio round trips per run (default 10000)
   --stdio-reps <n>      stdio runs per cell, each on fresh servers, targets alternating; the median counts
                         (default 5: a run lasts about a second, and its rate moves by 10-20 % with where

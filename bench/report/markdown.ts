@@ -1,5 +1,6 @@
 import { MachineInfo } from '../lib/machine';
 import { comparedCell } from './compared-cell';
+import { federationSection } from './federation-markdown';
 import { num, ratio, table, verdict } from './format';
 import {
   BenchResults,
@@ -26,6 +27,7 @@ export function renderReport(results: BenchResults, machine: MachineInfo): strin
     targetsSection(results),
     results.http ? httpSection(results.http) : '',
     results.stdio ? stdioSection(results.stdio) : '',
+    results.federation ? federationSection(results.federation) : '',
     results.growth ? growthSection(results.growth) : '',
     results.profile ? profileSection(results.profile) : '',
     methodSection(),
@@ -234,7 +236,7 @@ function timingRows(timings: QueryTiming[]): Array<Array<string | number>> {
 
 function growthSection(growth: GrowthResults): string {
   const header = ['Query', 'First ms', 'Median ms', 'Answer', `< ${QUERY_LIMIT_MS} ms`];
-  const parts = ['## 3. Growth', ''];
+  const parts = ['## 4. Growth', ''];
   if (growth.tools) {
     parts.push(
       `### tools/list with ${growth.tools.count.toLocaleString('en-US')} registered tools`,
@@ -279,7 +281,7 @@ function profileSection(results: ProfileResults): string {
   const profile = results.summary;
   const pct = (value: number) => `${value.toFixed(1)} %`;
   return [
-    '## 4. CPU profile of gateway (a) under tools/call load',
+    '## 5. CPU profile of gateway (a) under tools/call load',
     '',
     paragraph(
       `\`node --cpu-prof\` on a fresh gateway (a), ${results.connections} connections: a first load period`,
@@ -350,6 +352,11 @@ function methodSection(): string {
     '  path, so their answer to it would be their plain echo. Its ratios and targets therefore use the',
     '  plain `tools/call` cells of (c), (d) and (e) at the same connection count. Its answers are',
     '  checked like every other cell (same echo text, then the same body every time).',
+    "- Federation: the federating gateway is gateway (a)'s setup plus one registry file",
+    '  (bench/lib/upstream-registry.ts) whose stdio command is `node` with the same flags and the',
+    "  compiled SDK stdio server; the gateway's SDK client keeps one connection to it. Its calls pass",
+    "  governance and the ledger like the local echo's (cost 0, so no budget is reserved). The upstream",
+    '  competes with the gateway and autocannon for the same two cores, as a real stdio upstream does.',
     '- autocannon runs inside the bench process, on the same machine as the servers.',
     '- Growth queries are timed from the client (HTTP round trip included) on an otherwise idle',
     '  gateway: the first request, then the median of the repeats.',

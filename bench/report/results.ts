@@ -38,6 +38,54 @@ export interface HttpResults {
   >;
 }
 
+/**
+ * The federation section's targets: the gateway's local echo, the same echo
+ * on an SDK stdio upstream called through that gateway, and the SDK's own
+ * Streamable HTTP server called directly.
+ */
+export type FederationTargetKey = 'local' | 'federated' | 'sdk-direct';
+
+export interface FederationCell {
+  target: FederationTargetKey;
+  connections: number;
+  runs: LoadTestResult[];
+  /** Medians over the runs. */
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Totals over the runs. */
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  mismatches: number;
+}
+
+/** RSS of a gateway with `upstreams` idle stdio upstreams, beside one with none. */
+export interface IdleUpstreamsRss {
+  upstreams: number;
+  /** From the gateway's first answer to every upstream tool listed. */
+  listedAfterMs: number;
+  gatewayRssMb: number;
+  /** The same gateway setup with no upstream, sampled the same way. */
+  noUpstreamRssMb: number;
+  /** The upstream processes together (the gateway's direct children). */
+  childrenRssMb: number;
+  children: number;
+}
+
+export interface FederationResults {
+  durationSeconds: number;
+  reps: number;
+  labels: Record<FederationTargetKey, string>;
+  /** `budgets.max_concurrency` of the benchmarked upstream. */
+  maxConcurrency: number;
+  cells: FederationCell[];
+  /** Largest VmRSS of the federating gateway read after any of its runs, MiB. */
+  gatewayMaxRssMb: number;
+  idle: IdleUpstreamsRss;
+}
+
 export interface StdioCell {
   target: 'gateway' | 'sdk';
   inFlight: number;
@@ -98,6 +146,7 @@ export interface BenchResults {
   nodeFlags: NodeFlagsUsed;
   http?: HttpResults;
   stdio?: StdioResults;
+  federation?: FederationResults;
   growth?: GrowthResults;
   profile?: ProfileResults;
 }

@@ -1,6 +1,13 @@
 import { comparedCell } from './compared-cell';
 import { num, ratio } from './format';
-import { BenchResults, HttpCell, HttpMethod, HttpResults, StdioCell } from './results';
+import {
+  BenchResults,
+  FederationCell,
+  HttpCell,
+  HttpMethod,
+  HttpResults,
+  StdioCell,
+} from './results';
 
 export const QUERY_LIMIT_MS = 50;
 
@@ -15,6 +22,10 @@ const P99_METHODS: readonly HttpMethod[] = ['tools/call', 'tools/list'];
 const MAX_P99_RATIO = 2;
 const MAX_RSS_RATIO = 1.3;
 const MIN_STDIO_RATIO = 0.6;
+/** Federated echo req/s at least these multiples of the local echo and of the SDK HTTP server direct. */
+const MIN_FEDERATED_VS_LOCAL = 0.5;
+const MIN_FEDERATED_VS_SDK = 2;
+const MAX_FEDERATED_P99_VS_LOCAL = 3;
 
 export interface TargetCheck {
   target: string;
@@ -24,7 +35,12 @@ export interface TargetCheck {
 
 /** Every performance target, evaluated from measured values only. */
 export function evaluateTargets(results: BenchResults): TargetCheck[] {
-  return [...httpChecks(results), ...stdioChecks(results), ...queryChecks(results)];
+  return [
+    ...httpChecks(results),
+    ...stdioChecks(results),
+    ...federationChecks(results),
+    ...queryChecks(results),
+  ];
 }
 
 function httpChecks({ http }: BenchResults): TargetCheck[] {
@@ -98,6 +114,45 @@ function stdioChecks({ stdio }: BenchResults): TargetCheck[] {
     });
   }
   return checks;
+}
+
+function federationChecks({ federation }: BenchResults): TargetCheck[] {
+  if (!federation) return [];
+  const find = (target: FederationCell['target'], connections: number) =>
+    federation.cells.find((cell) => cell.target === target && cell.connections === connections);
+  return federation.cells
+    .filter((cell) => cell.target === 'federated')
+    .flatMap((fed) => {
+      const local = find('local', fed.connections);
+      const sdk = find('sdk-direct', fed.connections);
+      const conns = `${fed.connections} connections`;
+      const checks: TargetCheck[] = [];
+      if (local) {
+        const rps = fed.rps / local.rps;
+        const p99 = fed.p99Ms / local.p99Ms;
+        checks.push(
+          {
+            target: `federated echo req/s ≥ ${MIN_FEDERATED_VS_LOCAL} × local echo, ${conns}`,
+            measured: `${num(fed.rps)} vs ${num(local.rps)} req/s = ${ratio(rps)}`,
+            met: rps >= MIN_FEDERATED_VS_LOCAL,
+          },
+          {
+            target: `federated echo p99 ≤ ${MAX_FEDERATED_P99_VS_LOCAL} × local echo, ${conns}`,
+            measured: `${num(fed.p99Ms)} vs ${num(local.p99Ms)} ms = ${ratio(p99)}`,
+            met: p99 <= MAX_FEDERATED_P99_VS_LOCAL,
+          },
+        );
+      }
+      if (sdk) {
+        const rps = fed.rps / sdk.rps;
+        checks.push({
+          target: `federated echo req/s ≥ ${MIN_FEDERATED_VS_SDK} × SDK HTTP server direct, ${conns}`,
+          measured: `${num(fed.rps)} vs ${num(sdk.rps)} req/s = ${ratio(rps)}`,
+          met: rps >= MIN_FEDERATED_VS_SDK,
+        });
+      }
+      return checks;
+    });
 }
 
 function queryChecks({ growth }: BenchResults): TargetCheck[] {
