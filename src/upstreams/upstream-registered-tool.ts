@@ -30,6 +30,7 @@ export function upstreamRegisteredTool(
   return {
     name: exposedName,
     origin: `${UPSTREAM_ORIGIN_PREFIX}${serverId}/${tool.name}`,
+    upstream: { server: serverId, tool: tool.name },
     inputSchema: tool.inputSchema,
     options: {
       name: exposedName,
