@@ -374,3 +374,36 @@ describe('ledger rows of upstream calls', () => {
     ]);
   });
 });
+
+describe("over the gateway's stdio transport", () => {
+  it('relays sampling to a stdio client and asks it for approval', async () => {
+    const handle = await connectSdkClient({
+      kind: 'stdio',
+      fixtures: true,
+      env: { MCP_SERVER_UPSTREAMS_REGISTRY_DIR: dir },
+      capabilities: { sampling: {}, elicitation: {} },
+    });
+    handles.push(handle);
+    const { client } = handle;
+    const approvals: string[] = [];
+    client.setRequestHandler(CreateMessageRequestSchema, () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'from stdio' },
+      model: 'stdio-model',
+    }));
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      approvals.push(request.params.message);
+      return { action: 'accept', content: { approve: true } };
+    });
+    // Upstream tools appear once the gateway has listed the upstream, after it started.
+    for (let tries = 0; tries < 100; tries++) {
+      const { tools } = await client.listTools();
+      if (tools.some((tool) => tool.name === 'echo__relay_sample')) break;
+      await delay(100);
+    }
+    const sampled = await call(client, 'echo__relay_sample', { prompt: 'over stdio' });
+    expect(JSON.parse(sampled.text)).toMatchObject({ content: { text: 'from stdio' } });
+    expect((await call(client, 'echo__approval_write')).text).toMatch(/^written \d+$/);
+    expect(approvals).toEqual([expect.stringContaining('"approval_write"')]);
+  }, 60_000);
+});
