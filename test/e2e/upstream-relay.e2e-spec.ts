@@ -206,6 +206,19 @@ describe('sampling relay', () => {
     expect(asked).toEqual([]);
   });
 
+  it("refuses the client's answer when it is over the size limit", async () => {
+    const client = await clientAs('sampler-huge-answer', { sampling: {} });
+    client.setRequestHandler(CreateMessageRequestSchema, () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'a'.repeat(UPSTREAM_RELAY_LIMITS.maxResultBytes) },
+      model: 'test-model',
+    }));
+    const result = await call(client, 'echo__relay_sample', { prompt: 'tell me everything' });
+    expect(result.text).toMatch(
+      /^refused -32603 too_large: .*answer is \d+ bytes, over the relay limit of 1048576/,
+    );
+  });
+
   it('refuses when the calls in flight belong to two client sessions (attribution is ambiguous)', async () => {
     const busy = await samplingClient('busy');
     const { client, asked } = await samplingClient('second');
