@@ -84,15 +84,31 @@ export function relayClientRequests(
     return result;
   };
   // The SDK client validates both the upstream's request and the client's answer against the spec's schemas.
+  // Refusals are logged at debug only: an upstream could send requests faster than a log should grow.
+  const relayLogged = (
+    method: RelayedMethod,
+    params: Record<string, unknown>,
+    signal: AbortSignal,
+  ) =>
+    relay(method, params, signal).catch((error: unknown) => {
+      const reason =
+        error instanceof McpError ? (error.data as { reason?: unknown })?.reason : undefined;
+      logger.debug({ msg: 'upstream request not relayed', server_id: serverId, method, reason });
+      throw error;
+    });
   client.setRequestHandler(
     CreateMessageRequestSchema,
     (request, extra) =>
-      relay('sampling/createMessage', request.params, extra.signal) as Promise<CreateMessageResult>,
+      relayLogged(
+        'sampling/createMessage',
+        request.params,
+        extra.signal,
+      ) as Promise<CreateMessageResult>,
   );
   client.setRequestHandler(
     ElicitRequestSchema,
     (request, extra) =>
-      relay('elicitation/create', request.params, extra.signal) as Promise<ElicitResult>,
+      relayLogged('elicitation/create', request.params, extra.signal) as Promise<ElicitResult>,
   );
 }
 
