@@ -49,6 +49,8 @@ export function ledgerRow(i: number, rows: number, span: TimeSpan): Array<string
     null,
     outcome === 'success' ? null : `error ${i}`,
     outcome === 'denied' ? null : resultDigest(i),
+    null,
+    null,
   ];
 }
 
@@ -78,5 +80,7 @@ export const POSTGRES_ROW_SELECT = `
     case when i % 100 < 2 then 0 else 100 + (i % 900) end,
     null,
     case when i % 100 > 2 then null else 'error ' || i end,
-    case when i % 100 < 2 then null else lpad(to_hex(i), 64, '0') end
+    case when i % 100 < 2 then null else lpad(to_hex(i), 64, '0') end,
+    null,
+    null
   from generate_series(0, $3::bigint - 1) as g(i)`;

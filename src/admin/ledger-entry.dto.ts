@@ -39,6 +39,22 @@ export class LedgerEntryDto {
   target!: string;
 
   @ApiProperty({
+    description:
+      'For a call to an upstream (federated) tool: the server_id of the upstream; null for local tools, resources and prompts',
+    type: String,
+    nullable: true,
+  })
+  upstreamServer!: string | null;
+
+  @ApiProperty({
+    description:
+      "For a call to an upstream tool: the tool's own name on that server (target is the exposed name); null otherwise",
+    type: String,
+    nullable: true,
+  })
+  upstreamTool!: string | null;
+
+  @ApiProperty({
     description: 'Arguments after redaction; null when argument recording is off',
     type: 'object',
     additionalProperties: true,

@@ -4,7 +4,9 @@ export type DenialReason =
   | 'cost_per_call_exceeded'
   | 'rate_limited'
   | 'forbidden'
-  | 'governance_unavailable';
+  | 'governance_unavailable'
+  /** An upstream tool with `approval_policy: always` that the client did not approve. */
+  | 'approval_required';
 
 /** Quota left after (or, for a denial, at) a decision; absent members were not evaluated. */
 export interface RemainingQuota {

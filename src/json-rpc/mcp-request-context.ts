@@ -41,6 +41,8 @@ export interface CallRecord {
   denialReason?: string;
   /** The `limits.argument_*` key the arguments passed: the ledger records that instead of them. */
   argumentsOverLimit?: string;
+  /** Set by visibility when the tool is an upstream's: the server and its own tool name, for the ledger. */
+  upstream?: { server: string; tool: string };
 }
 
 /**

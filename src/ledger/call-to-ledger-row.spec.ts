@@ -102,6 +102,29 @@ describe('toLedgerRow', () => {
       costFlag: null,
       errorMessage: null,
       resultSha256: sha256(JSON.stringify(result)),
+      upstreamServer: null,
+      upstreamTool: null,
+    });
+  });
+
+  it('names the upstream server and tool of a call that visibility resolved to an upstream tool', () => {
+    const row = toLedgerRow(
+      completed(
+        'tools/call',
+        { name: 'github__search_issues', arguments: {} },
+        ok({ content: [] }),
+        {
+          target: 'github__search_issues',
+          upstream: { server: 'github', tool: 'search_issues' },
+          executed: true,
+        },
+      ),
+      options,
+    );
+    expect(row).toMatchObject({
+      target: 'github__search_issues',
+      upstreamServer: 'github',
+      upstreamTool: 'search_issues',
     });
   });
 

@@ -38,6 +38,8 @@ export function toLedgerRow(call: CompletedCall, options: LedgerRowOptions): Led
     costFlag: charged.flag,
     errorMessage: recordedMessage(call, outcome, options.redactor),
     resultSha256: sent?.sha256 ?? null,
+    upstreamServer: context.call.upstream?.server ?? null,
+    upstreamTool: context.call.upstream?.tool ?? null,
   };
 }
 

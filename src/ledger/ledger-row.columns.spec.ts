@@ -20,6 +20,8 @@ const row: LedgerRow = {
   costFlag: 'capped',
   errorMessage: 'Rate limit exceeded: 60 calls per minute; retry in 12 s',
   resultSha256: null,
+  upstreamServer: null,
+  upstreamTool: null,
 };
 
 describe('ledger row columns', () => {

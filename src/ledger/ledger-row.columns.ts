@@ -25,6 +25,8 @@ export const LEDGER_INSERTED_COLUMNS = [
   'cost_flag',
   'error_message',
   'result_sha256',
+  'upstream_server',
+  'upstream_tool',
 ] as const satisfies ReadonlyArray<Exclude<keyof LedgerTable, 'id'>>;
 
 /** A LedgerRow as table columns. Durations and sizes are whole numbers in the table. */
@@ -48,6 +50,8 @@ export function toColumns(row: LedgerRow): Insertable<LedgerTable> {
     cost_flag: row.costFlag,
     error_message: row.errorMessage,
     result_sha256: row.resultSha256,
+    upstream_server: row.upstreamServer,
+    upstream_tool: row.upstreamTool,
   };
 }
 
@@ -76,6 +80,8 @@ export function toColumnValues(row: LedgerRow): unknown[] {
     row.costFlag,
     row.errorMessage,
     row.resultSha256,
+    row.upstreamServer,
+    row.upstreamTool,
   ];
 }
 
@@ -100,5 +106,7 @@ export function fromColumns(columns: Selectable<LedgerTable>): StoredLedgerRow {
     costFlag: (columns.cost_flag ?? null) as CostFlag | null,
     errorMessage: columns.error_message ?? null,
     resultSha256: columns.result_sha256 ?? null,
+    upstreamServer: columns.upstream_server ?? null,
+    upstreamTool: columns.upstream_tool ?? null,
   };
 }

@@ -55,6 +55,10 @@ export interface LedgerRow {
   errorMessage: string | null;
   /** SHA-256 (hex) of the same JSON bytes `resultBytes` counts; null when there is no result. */
   resultSha256: string | null;
+  /** The upstream server (`server_id`) a federated tool call went to; null for local tools. */
+  upstreamServer: string | null;
+  /** The upstream's own name of the tool (the exposed name is `target`); null for local tools. */
+  upstreamTool: string | null;
 }
 
 /** A stored row with its database id (monotonic, usable as a cursor). */

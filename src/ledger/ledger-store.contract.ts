@@ -57,6 +57,8 @@ export function defineLedgerStoreContract(target: LedgerStoreTarget): void {
         cost: 0.25,
         costFlag: 'capped',
         resultSha256: 'a'.repeat(64),
+        upstreamServer: 'github',
+        upstreamTool: 'search_issues',
       });
       const second = ledgerRow({
         time: T0 + 5,

@@ -28,6 +28,10 @@ export interface LedgerTable {
   error_message: string | null;
   /** SHA-256 (hex) of the result's JSON bytes (migration 0006). */
   result_sha256: string | null;
+  /** The upstream server of a federated tool call, null for local tools (migration 0007). */
+  upstream_server: string | null;
+  /** The upstream's own name of that tool, without the namespace (migration 0007). */
+  upstream_tool: string | null;
 }
 
 /**

@@ -1,6 +1,12 @@
 import { JsonRpcId } from '../json-rpc/json-rpc.types';
 import { LoggingLevel } from '../session/logging-level';
 
+/** How a request to the calling client is bounded. */
+export interface ClientRequestOptions {
+  /** How long to wait for the client's answer (default 300 s); then it fails with -32004. */
+  timeoutMs?: number;
+}
+
 /** What a handler gets besides its arguments: who calls, how to report, how to stop. */
 export interface HandlerContext {
   readonly toolName: string;
@@ -20,9 +26,15 @@ export interface HandlerContext {
    */
   reportCost(amount: number): void;
   /** sampling/createMessage on the client; fails when the client did not declare `sampling`. */
-  sample(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  sample(
+    params: Record<string, unknown>,
+    options?: ClientRequestOptions,
+  ): Promise<Record<string, unknown>>;
   /** elicitation/create on the client; fails when the client did not declare `elicitation`. */
-  elicit(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  elicit(
+    params: Record<string, unknown>,
+    options?: ClientRequestOptions,
+  ): Promise<Record<string, unknown>>;
   /**
    * SEP-1699 polling: ends the HTTP connection streaming this call's messages
    * while the call goes on; the client reconnects with Last-Event-ID and

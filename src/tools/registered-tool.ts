@@ -9,6 +9,8 @@ export interface RegisteredTool {
   readonly outputSchema?: JsonSchemaObject;
   /** Where it came from, for duplicate reports and logs (e.g. `OrdersCapability.placeOrder`). */
   readonly origin: string;
+  /** For a tool an upstream server serves: that server and the tool's own name there. */
+  readonly upstream?: { readonly server: string; readonly tool: string };
   /** Checks and converts raw arguments; throws a -32602 GatewayError naming each failing field. */
   validate(args: Record<string, unknown>): Promise<unknown>;
   /** Runs the tool on validated arguments. */

@@ -45,8 +45,10 @@ export class ToolHandlerContext implements HandlerContext {
     this.progress = (done, total, message) => progress.report(done, total, message);
     this.log = (level: LoggingLevel, data: unknown) => void rpc.log(level, data, tool.name);
     this.reportCost = (amount) => recordReportedCost(rpc, tool.name, amount);
-    this.sample = (params) => askClient(rpc, 'sampling', 'sampling/createMessage', params);
-    this.elicit = (params) => askClient(rpc, 'elicitation', 'elicitation/create', params);
+    this.sample = (params, options) =>
+      askClient(rpc, 'sampling', 'sampling/createMessage', params, options?.timeoutMs);
+    this.elicit = (params, options) =>
+      askClient(rpc, 'elicitation', 'elicitation/create', params, options?.timeoutMs);
     this.closeStream = () => rpc.closeStream?.() ?? false;
   }
 
@@ -83,6 +85,7 @@ async function askClient(
   capability: string,
   method: string,
   params: Record<string, unknown>,
+  timeoutMs = CLIENT_REQUEST_TIMEOUT_MS,
 ): Promise<Record<string, unknown>> {
   if (rpc.session.clientCapabilities[capability] === undefined) {
     throw new GatewayError(
@@ -91,5 +94,5 @@ async function askClient(
       { data: { capability } },
     );
   }
-  return (await rpc.request(method, params, CLIENT_REQUEST_TIMEOUT_MS)) as Record<string, unknown>;
+  return (await rpc.request(method, params, timeoutMs)) as Record<string, unknown>;
 }

@@ -8,7 +8,9 @@ import {
   TOTAL_TIMEOUT_FACTOR,
 } from './upstream-connection.constants';
 import type { UpstreamRecord } from './upstream-record';
-import { costFor } from './upstream-tool.policy';
+import { APPROVAL_TIMEOUT_MS } from './upstream-relay.limits';
+import { requireApproval } from './upstream-tool.approval';
+import { approvalFor, costFor } from './upstream-tool.policy';
 import { UPSTREAM_TOOL_LIMITS } from './upstream-tool.limits';
 import type { UpstreamPool } from './upstream.pool';
 
@@ -27,28 +29,31 @@ export function upstreamRegisteredTool(
   pool: UpstreamPool,
 ): RegisteredTool {
   const serverId = record.server_id;
+  const needsApproval = approvalFor(record, tool.name) === 'always';
   return {
     name: exposedName,
     origin: `${UPSTREAM_ORIGIN_PREFIX}${serverId}/${tool.name}`,
+    upstream: { server: serverId, tool: tool.name },
     inputSchema: tool.inputSchema,
     options: {
       name: exposedName,
       ...(tool.title === undefined ? {} : { title: tool.title }),
       description: boundedDescription(tool.description ?? ''),
       estimatedCost: costFor(record, tool.name),
-      timeoutSeconds: hardLimitMs(record) / 1000,
+      timeoutSeconds: (hardLimitMs(record) + (needsApproval ? APPROVAL_TIMEOUT_MS : 0)) / 1000,
       ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
     },
     // The upstream validates its own arguments; the gateway's size limits ran before this.
     validate: (args) => Promise.resolve(args),
-    execute: (args, context: HandlerContext) => {
+    execute: async (args, context: HandlerContext) => {
       const connection = pool.connection(serverId);
-      if (!connection) {
-        return Promise.reject(upstreamUnavailable(serverId, new Error('not in the registry')));
-      }
+      if (!connection) throw upstreamUnavailable(serverId, new Error('not in the registry'));
+      // Asked before a concurrency slot is taken: a user deciding must not hold one.
+      if (needsApproval) await requireApproval(record, tool.name, exposedName, args, context);
       return connection.callTool(tool.name, args as Record<string, unknown>, {
         signal: context.signal,
         onprogress: ({ progress, total, message }) => context.progress(progress, total, message),
+        caller: context,
       });
     },
   };

@@ -5,6 +5,7 @@ import { GatewayConfig } from '../config/gateway-config';
 import { ToolRegistry } from '../tools/tool.registry';
 import { upstreamRecord } from '../../test/support/upstream-records';
 import type { UpstreamRecord } from './upstream-record';
+import { APPROVAL_TIMEOUT_MS } from './upstream-relay.limits';
 import type { UpstreamRegistryService } from './upstream-registry.service';
 import { UpstreamToolsPublisher } from './upstream-tools.publisher';
 import type { UpstreamPool } from './upstream.pool';
@@ -122,14 +123,17 @@ describe('UpstreamToolsPublisher', () => {
 });
 
 describe('UpstreamToolsPublisher and approval', () => {
-  it('leaves out a tool whose record asks for approval, until approval exists', async () => {
-    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+  it('publishes a tool whose record asks for approval (approval is asked when it is called)', async () => {
     const approval = { default: 'never' as const, tools: { 'create_*': 'always' as const } };
     const { publisher, tools } = setup([record('alpha', { approval_policy: approval })], {
       alpha: [{ name: 'create_issue' }, { name: 'get_issue' }],
     });
     await publisher.publishAll();
 
-    expect(names(tools)).toEqual(['alpha__get_issue']);
+    expect(names(tools)).toEqual(['alpha__create_issue', 'alpha__get_issue']);
+    // Its deadline leaves room for the user's answer on top of the call's own.
+    const needsApproval = tools.get('alpha__create_issue')!.options.timeoutSeconds!;
+    const plain = tools.get('alpha__get_issue')!.options.timeoutSeconds!;
+    expect(needsApproval - plain).toBe(APPROVAL_TIMEOUT_MS / 1000);
   });
 });

@@ -20,7 +20,6 @@ import {
 import { UpstreamRecord } from './upstream-record';
 import { UpstreamRegistryService } from './upstream-registry.service';
 import { UpstreamToolNames } from './upstream-tool-names';
-import { approvalFor } from './upstream-tool.policy';
 import { UPSTREAM_TOOL_LIMITS } from './upstream-tool.limits';
 import { UpstreamPool } from './upstream.pool';
 
@@ -154,15 +153,6 @@ export class UpstreamToolsPublisher implements OnApplicationBootstrap, OnApplica
       const listed = this.listed.get(serverId);
       const tool = byServer.get(serverId)?.get(toolName);
       if (!listed || !tool || !this.fits(serverId, tool)) continue;
-      if (approvalFor(listed.record, toolName) === 'always') {
-        // Forwarding without the approval the record asks for would be worse than leaving it out.
-        this.logger.warn({
-          msg: 'upstream tool not exposed: approval_policy always is not supported yet',
-          server_id: serverId,
-          tool: toolName,
-        });
-        continue;
-      }
       const registered = upstreamRegisteredTool(listed.record, tool, name, this.pool);
       wanted.set(name, { serverId, tool: registered });
     }

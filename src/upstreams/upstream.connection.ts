@@ -11,6 +11,8 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { GATEWAY_VERSION } from '../lifecycle/server-info';
 import { waitForProcessExit } from './process-exit.wait';
 import { upstreamBusy, upstreamCallError, upstreamUnavailable } from './upstream-call.errors';
+import { RELAYED_CLIENT_CAPABILITIES, relayClientRequests } from './upstream-client-requests.relay';
+import { callAbandoned, RelayCaller, UpstreamRelayCalls } from './upstream-relay.calls';
 import { UpstreamCallSemaphore } from './upstream-call.semaphore';
 import {
   CHILD_EXIT_WAIT_MS,
@@ -28,6 +30,8 @@ import { createUpstreamTransport } from './upstream-transport.factory';
 export interface UpstreamCallOptions {
   signal?: AbortSignal;
   onprogress?: RequestOptions['onprogress'];
+  /** The client the call is made for: the upstream's sampling and elicitation requests go to it. */
+  caller?: RelayCaller;
 }
 
 /**
@@ -38,6 +42,7 @@ export interface UpstreamCallOptions {
 export class UpstreamConnection {
   private readonly logger: Logger;
   private readonly semaphore: UpstreamCallSemaphore;
+  private readonly relayCalls = new UpstreamRelayCalls();
   private client?: Client;
   private transport?: Transport;
   private connecting?: Promise<Client>;
@@ -83,6 +88,8 @@ export class UpstreamConnection {
     if (!release) {
       throw upstreamBusy(this.record.server_id, this.semaphore.max, Date.now() - queuedAt);
     }
+    const end = this.relayCalls.begin(options.caller);
+    let abandoned = false;
     try {
       const result = await this.withSession((client) =>
         client.callTool({ name, arguments: args }, undefined, {
@@ -95,8 +102,10 @@ export class UpstreamConnection {
       );
       return truncateToolOutput(result as CallToolResult, max_tool_output_bytes);
     } catch (error) {
+      abandoned = callAbandoned(error, options.signal);
       throw upstreamCallError(this.record.server_id, name, error, options.signal);
     } finally {
+      end(abandoned);
       release();
     }
   }
@@ -123,7 +132,11 @@ export class UpstreamConnection {
     const transport = createUpstreamTransport(this.record, (line) =>
       this.logger.debug({ msg: 'upstream stderr', server_id: this.record.server_id, line }),
     );
-    const client = new Client({ name: 'owlclaw-gateway', version: GATEWAY_VERSION });
+    const client = new Client(
+      { name: 'owlclaw-gateway', version: GATEWAY_VERSION },
+      { capabilities: RELAYED_CLIENT_CAPABILITIES },
+    );
+    relayClientRequests(client, this.relayCalls, this.record.server_id);
     client.onclose = () => {
       if (this.client === client) this.client = undefined;
     };

@@ -99,6 +99,8 @@ function row(i: number, overrides: Partial<LedgerRow> = {}): LedgerRow {
     costFlag: null,
     errorMessage: i === 5 ? 'Rate limit exceeded: 4 calls per minute; retry in 9 s' : null,
     resultSha256: i === 5 ? null : createHash('sha256').update(`{"i":${i}}`).digest('hex'),
+    upstreamServer: i === 6 ? 'orders' : null,
+    upstreamTool: i === 6 ? 'get_order' : null,
     ...overrides,
   };
 }
@@ -162,6 +164,8 @@ describe('admin API with MCP_SERVER_ADMIN_TOKEN', () => {
       resultSha256: null,
       resultBytes: 0,
       cost: 0,
+      upstreamServer: null,
+      upstreamTool: null,
       arguments: { i: 5 },
       time: T0 + 5 * 60_000,
       timestamp: new Date(T0 + 5 * 60_000).toISOString(),
@@ -170,6 +174,8 @@ describe('admin API with MCP_SERVER_ADMIN_TOKEN', () => {
       errorMessage: null,
       resultSha256: createHash('sha256').update('{"i":6}').digest('hex'),
       resultBytes: 10,
+      upstreamServer: 'orders',
+      upstreamTool: 'get_order',
     });
     expect(typeof first.body.nextCursor).toBe('string');
     expect(first.body.nextCursor).toMatch(/^[A-Za-z0-9_-]+$/);
@@ -258,7 +264,13 @@ describe('admin API with MCP_SERVER_ADMIN_TOKEN', () => {
     });
     expect(doc.components.schemas.LedgerPageDto).toBeDefined();
     expect(Object.keys(doc.components.schemas.LedgerEntryDto.properties)).toEqual(
-      expect.arrayContaining(['errorMessage', 'resultSha256', 'resultBytes']),
+      expect.arrayContaining([
+        'errorMessage',
+        'resultSha256',
+        'resultBytes',
+        'upstreamServer',
+        'upstreamTool',
+      ]),
     );
     expect(doc.components.schemas.LedgerEntryDto.properties.outcome.enum).toEqual([
       'success',

@@ -39,6 +39,8 @@ function ledgerRow(
     costFlag: null,
     errorMessage: null,
     resultSha256: null,
+    upstreamServer: null,
+    upstreamTool: null,
   };
 }
 

@@ -40,6 +40,7 @@ export class VisibilityGuard implements CanActivate {
     const tool = this.tools.get(call.target);
     if (tool && this.policy.isToolVisible(tool.name, call.clientId, tool.options.visibility)) {
       call.context.call.visible = true;
+      if (tool.upstream) call.context.call.upstream = tool.upstream;
       return;
     }
     if (tool) this.hidden(call);

@@ -35,6 +35,7 @@ export function parseJournalLine(line: string): unknown[][] | undefined {
 const JOURNAL_ROW_LENGTHS: ReadonlySet<number> = new Set([
   LEDGER_INSERTED_COLUMNS.indexOf('cost_flag'),
   LEDGER_INSERTED_COLUMNS.indexOf('error_message'),
+  LEDGER_INSERTED_COLUMNS.indexOf('upstream_server'),
   LEDGER_INSERTED_COLUMNS.length,
 ]);
 

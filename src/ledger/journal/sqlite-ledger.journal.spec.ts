@@ -192,6 +192,30 @@ describe('SQLite ledger journal', () => {
     }
   });
 
+  it('moves a line written before the upstream columns existed, with null server and tool', async () => {
+    const path = newPath();
+    const store = new KyselyLedgerStore({ driver: 'sqlite', path });
+    await store.init();
+    try {
+      const upstream = { upstreamServer: 'github', upstreamTool: 'search_issues' };
+      await store.append([ledgerRow({ requestId: 'current', ...upstream })]);
+      const [journal] = files(path).filter((f) => f.endsWith('.jsonl'));
+      const before0007 = toColumnValues(
+        ledgerRow({ requestId: 'old', errorMessage: 'kept', ...upstream }),
+      ).slice(0, LEDGER_INSERTED_COLUMNS.indexOf('upstream_server'));
+      appendFileSync(join(journalDirFor(path), journal), `${JSON.stringify(before0007)}\n`);
+      const rows = await store.query({ limit: 10 });
+      expect(
+        rows.map((r) => [r.requestId, r.errorMessage, r.upstreamServer, r.upstreamTool]),
+      ).toEqual([
+        ['old', 'kept', null, null],
+        ['current', null, 'github', 'search_issues'],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('moves the rows on its own connection while the mover thread cannot run', async () => {
     const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     const path = newPath();

@@ -27,6 +27,8 @@ export function ledgerRow(overrides: Partial<LedgerRow> = {}): LedgerRow {
     costFlag: null,
     errorMessage: null,
     resultSha256: null,
+    upstreamServer: null,
+    upstreamTool: null,
     ...overrides,
   };
 }
