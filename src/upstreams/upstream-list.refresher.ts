@@ -28,10 +28,13 @@ export class UpstreamListRefresher {
   expireAfter(serverId: string, ok: boolean): void {
     if (this.stopped) return;
     clearTimeout(this.timers.get(serverId));
-    const timer = setTimeout(() => {
-      this.timers.delete(serverId);
-      void this.request(serverId);
-    }, ok ? this.ttlMs.ok : this.ttlMs.failed);
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(serverId);
+        void this.request(serverId);
+      },
+      ok ? this.ttlMs.ok : this.ttlMs.failed,
+    );
     // An expiry timer must not keep the process alive on its own.
     timer.unref();
     this.timers.set(serverId, timer);

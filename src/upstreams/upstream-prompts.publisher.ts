@@ -51,7 +51,11 @@ export class UpstreamPromptsPublisher implements OnApplicationBootstrap, OnAppli
             return { items: page.prompts, nextCursor: page.nextCursor };
           }),
         );
-        if (cut) this.logger.warn({ msg: 'upstream prompt list cut', server_id: connection.record.server_id });
+        if (cut)
+          this.logger.warn({
+            msg: 'upstream prompt list cut',
+            server_id: connection.record.server_id,
+          });
         return items;
       },
       changed: () => this.publish(),
@@ -106,7 +110,12 @@ export class UpstreamPromptsPublisher implements OnApplicationBootstrap, OnAppli
     // Every prompt of a relaying server is named: allowed_tools speaks of tools only.
     const names = UpstreamToolNames.build(upstreams, local, options, () => true);
     for (const { serverId, tool, reason } of names.refusals) {
-      this.logger.warn({ msg: 'upstream prompt not relayed', server_id: serverId, prompt: tool, reason });
+      this.logger.warn({
+        msg: 'upstream prompt not relayed',
+        server_id: serverId,
+        prompt: tool,
+        reason,
+      });
     }
     const byServer = new Map(
       [...this.lists.listed].map(([serverId, { items }]) => [

@@ -57,7 +57,8 @@ export function upstreamRegisteredPrompt(
       const limit = record.budgets.max_tool_output_bytes;
       if (bytes > limit) throw upstreamOutputTooLarge(serverId, 'prompts/get', bytes, limit);
       // The SDK validated the messages against the MCP schema; the mapper checks roles and block types again.
-      return { description: result.description, messages: result.messages } as PromptOutput;
+      const output: PromptOutput = { description: result.description, messages: result.messages };
+      return output;
     },
   };
 }

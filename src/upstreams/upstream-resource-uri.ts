@@ -3,7 +3,7 @@ import { GatewayError } from '../errors/gateway.error';
 /** The URI scheme of relayed upstream resources. */
 export const UPSTREAM_RESOURCE_SCHEME = 'mcp+upstream';
 
-const GATEWAY_URI = /^mcp\+upstream:\/\/([a-z0-9][a-z0-9_-]{0,31})\/(.+)$/i;
+const GATEWAY_URI = /^mcp\+upstream:\/\/([a-z0-9][a-z0-9_-]{0,31})\/(.+)$/;
 
 /**
  * `mcp+upstream://<server_id>/<encodeURIComponent(original uri)>`: the server

@@ -74,7 +74,10 @@ describe('per-server tools/list cache', () => {
   });
 
   it('picks up a tool the upstream added without list_changed once the TTL expires', async () => {
-    await client.callTool({ name: 'cached__add_tool', arguments: { name: 'quiet', notify: false } });
+    await client.callTool({
+      name: 'cached__add_tool',
+      arguments: { name: 'quiet', notify: false },
+    });
     expect(await waitForTool('cached__quiet')).toContain('cached__quiet');
     const result = await client.callTool({ name: 'cached__quiet', arguments: {} });
     // The fixture answers an added tool it has no behaviour for with isError, proving the call reached it.
