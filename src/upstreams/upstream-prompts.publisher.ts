@@ -10,7 +10,7 @@ import { GATEWAY_CONFIG } from '../config/config.constants';
 import { GatewayConfig } from '../config/gateway-config';
 import { ServerCapabilities } from '../lifecycle/server-capabilities.service';
 import { PromptRegistry } from '../prompts/prompt.registry';
-import { RegisteredPrompt } from '../prompts/registered-prompt';
+import { PROMPT_NAME_PATTERN, RegisteredPrompt } from '../prompts/registered-prompt';
 import { errorChain } from './error-chain';
 import { toolNamingOptions } from './tool-naming.options';
 import { upstreamRegisteredPrompt } from './upstream-registered-prompt';
@@ -128,7 +128,10 @@ export class UpstreamPromptsPublisher implements OnApplicationBootstrap, OnAppli
       const listed = this.lists.listed.get(serverId);
       const prompt = byServer.get(serverId)?.get(promptName);
       if (!listed || !prompt) continue;
-      const registered = upstreamRegisteredPrompt(listed.record, prompt, name, this.pool);
+      // With upstreams.allow_dots a name may hold '.', which prompt names (unlike tool names) never accept.
+      const registered = PROMPT_NAME_PATTERN.test(name)
+        ? upstreamRegisteredPrompt(listed.record, prompt, name, this.pool)
+        : `exposed name "${name}" does not match ${PROMPT_NAME_PATTERN.source}`;
       if (typeof registered === 'string') {
         this.logger.warn({
           msg: 'upstream prompt not relayed',

@@ -50,6 +50,7 @@ export class UpstreamResourcesProvider
   private readonly logger = new Logger('Upstream resources');
   private readonly lists: UpstreamRelayLists<ResourceEntry>;
   private running?: Promise<void>;
+  private registered = false;
 
   constructor(
     private readonly registry: UpstreamRegistryService,
@@ -79,8 +80,9 @@ export class UpstreamResourcesProvider
     });
   }
 
+  /** The scheme is served only while some server relays resources, so a gateway without any names no mcp+upstream://. */
   onModuleInit(): void {
-    this.providers.register(this);
+    if (this.lists.anyRelayed) this.ensureRegistered();
   }
 
   onApplicationBootstrap(): void {
@@ -96,7 +98,9 @@ export class UpstreamResourcesProvider
     return this.running ?? Promise.resolve();
   }
 
+  /** Lists one server's resources again (coalesced with listings in progress). */
   refresh(serverId: string): Promise<void> {
+    if (this.lists.anyRelayed) this.ensureRegistered();
     return this.lists.refresh(serverId);
   }
 
@@ -118,6 +122,12 @@ export class UpstreamResourcesProvider
       });
     }
     return { visibilityUri: uri, read: (request) => this.read(record, upstreamUri, request) };
+  }
+
+  private ensureRegistered(): void {
+    if (this.registered) return;
+    this.providers.register(this);
+    this.registered = true;
   }
 
   private async read(
