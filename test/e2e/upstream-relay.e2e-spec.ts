@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   McpError,
   Notification,
+  Prompt,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -118,6 +119,34 @@ async function waitFor(
   }
 }
 
+/** Every page of prompts/list (the stdio fixture gateway has local prompts too). */
+async function allPrompts(client: Client): Promise<Prompt[]> {
+  const prompts: Prompt[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listPrompts(cursor === undefined ? undefined : { cursor });
+    prompts.push(...page.prompts);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return prompts;
+}
+
+async function allPromptNames(client: Client): Promise<string[]> {
+  return (await allPrompts(client)).map((prompt) => prompt.name);
+}
+
+/** Every page of resources/list. */
+async function allResourceUris(client: Client): Promise<string[]> {
+  const uris: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listResources(cursor === undefined ? undefined : { cursor });
+    uris.push(...page.resources.map((resource) => resource.uri));
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return uris;
+}
+
 /** How many tools/list requests the relay fixture has served, once that number stops moving. */
 async function settledListCount(client: Client): Promise<number> {
   let previous = -1;
@@ -193,7 +222,7 @@ describe('progress and cancellation', () => {
 describe('relayed prompts', () => {
   it('lists and forwards the prompts of a server that relays them, named like tools', async () => {
     const client = await clientAs();
-    const names = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
+    const names = await allPromptNames(client);
     expect(names).toContain('relay__greet');
     // relay.prompts is false for quiet.
     expect(names.filter((name) => name.startsWith('quiet__'))).toEqual([]);
@@ -214,13 +243,13 @@ describe('relayed prompts', () => {
     client.setNotificationHandler(PromptListChangedNotificationSchema, (n) => void seen.push(n));
     await client.callTool({ name: 'relay__add_prompt', arguments: { name: 'farewell' } });
     await waitFor(() => seen.length > 0);
-    const names = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
+    const names = await allPromptNames(client);
     expect(names).toContain('relay__farewell');
   });
 
   it('hides relayed prompts from a client that a deny rule covers', async () => {
     const client = await clientAs('blind');
-    const names = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
+    const names = await allPromptNames(client);
     expect(names).not.toContain('relay__greet');
     const error = await errorOf(
       client.getPrompt({ name: 'relay__greet', arguments: { who: 'x' } }),
@@ -237,7 +266,7 @@ describe('relayed prompts', () => {
 describe('relayed resources', () => {
   it('lists resources under mcp+upstream://<server>/<encoded URI>, a URI that parses', async () => {
     const client = await clientAs();
-    const uris = (await client.listResources()).resources.map((resource) => resource.uri);
+    const uris = await allResourceUris(client);
     expect(uris).toContain(NOTES_URI);
     expect(uris.filter((uri) => uri.startsWith('mcp+upstream://quiet/'))).toEqual([]);
     const parsed = new URL(NOTES_URI);
@@ -284,7 +313,7 @@ describe('relayed resources', () => {
 
   it('hides relayed resources from a client that a deny rule covers', async () => {
     const client = await clientAs('blind');
-    const uris = (await client.listResources()).resources.map((resource) => resource.uri);
+    const uris = await allResourceUris(client);
     expect(uris).not.toContain(NOTES_URI);
     expect((await errorOf(client.readResource({ uri: NOTES_URI }))).code).toBe(-32002);
   });
@@ -299,9 +328,7 @@ describe('relayed resources', () => {
     });
     await waitFor(() => seen.length > 0);
     await waitFor(async () =>
-      (await client.listResources()).resources.some(
-        (r) => r.uri === 'mcp+upstream://relay/memo%3A%2F%2Flater',
-      ),
+      (await allResourceUris(client)).includes('mcp+upstream://relay/memo%3A%2F%2Flater'),
     );
   });
 });
@@ -309,25 +336,68 @@ describe('relayed resources', () => {
 describe('server-everything through the relay', () => {
   it('exposes its prompts and resources', async () => {
     const client = await clientAs();
-    const prompts = (await client.listPrompts()).prompts.filter((p) =>
-      p.name.startsWith('everything__'),
-    );
+    const prompts = (await allPrompts(client)).filter((p) => p.name.startsWith('everything__'));
     expect(prompts.length).toBeGreaterThan(0);
     const simple = prompts.find((p) => !(p.arguments ?? []).some((a) => a.required));
     expect(simple).toBeDefined();
     const rendered = await client.getPrompt({ name: simple!.name });
     expect(rendered.messages.length).toBeGreaterThan(0);
 
-    const resources: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listResources(cursor === undefined ? undefined : { cursor });
-      resources.push(...page.resources.map((r) => r.uri));
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
+    const resources = await allResourceUris(client);
     const everything = resources.filter((uri) => uri.startsWith('mcp+upstream://everything/'));
     expect(everything.length).toBeGreaterThan(0);
     const read = await client.readResource({ uri: everything[0] });
     expect(read.contents[0].uri).toBe(everything[0]);
   });
+});
+
+describe('the relay over the stdio transport', () => {
+  it('relays list_changed, progress, prompts and resources to an SDK client over stdio', async () => {
+    const stdioDir = mkdtempSync(join(tmpdir(), 'owlclaw-upstream-relay-stdio-'));
+    writeFileSync(
+      join(stdioDir, 'relay.json'),
+      JSON.stringify(relayUpstreamFile('relay', { relay: { prompts: true, resources: true } })),
+    );
+    const handle = await connectSdkClient({
+      kind: 'stdio',
+      fixtures: true,
+      env: { MCP_SERVER_UPSTREAMS_REGISTRY_DIR: stdioDir },
+    });
+    handles.push(handle);
+    try {
+      const client = handle.client;
+      // The fixture gateway has enough local tools to page tools/list.
+      const toolNames = async () => {
+        const names: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await client.listTools(cursor === undefined ? undefined : { cursor });
+          names.push(...page.tools.map((tool) => tool.name));
+          cursor = page.nextCursor;
+        } while (cursor !== undefined);
+        return names;
+      };
+      await waitFor(async () => (await toolNames()).includes('relay__add_tool'), 60_000);
+      const seen: Notification[] = [];
+      client.setNotificationHandler(ToolListChangedNotificationSchema, (n) => void seen.push(n));
+      await client.callTool({ name: 'relay__add_tool', arguments: { name: 'late', notify: true } });
+      await waitFor(() => seen.length > 0);
+      expect(await toolNames()).toContain('relay__late');
+
+      const progress: number[] = [];
+      await client.callTool({ name: 'relay__progress', arguments: { steps: 2 } }, undefined, {
+        onprogress: (p) => progress.push(p.progress),
+      });
+      expect(progress[0]).toBe(1);
+
+      await waitFor(async () => (await allPromptNames(client)).includes('relay__greet'));
+      const prompt = await client.getPrompt({ name: 'relay__greet', arguments: { who: 'Lin' } });
+      expect(prompt.messages[0].content).toEqual({ type: 'text', text: 'Hello, Lin!' });
+      await waitFor(async () => (await allResourceUris(client)).includes(NOTES_URI));
+      const read = await client.readResource({ uri: NOTES_URI });
+      expect(read.contents[0]).toMatchObject({ uri: NOTES_URI, text: 'first note' });
+    } finally {
+      rmSync(stdioDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
