@@ -9,6 +9,7 @@ import {
   IsInt,
   IsNotEmpty,
   IsString,
+  Max,
   Min,
   ValidationError,
 } from 'class-validator';
@@ -127,6 +128,20 @@ class UpstreamsSchema {
   @Default(false)
   @IsBoolean()
   allow_dots!: boolean;
+
+  /** How long an upstream's tools/prompts/resources lists are kept before they are listed again. */
+  @Default(300)
+  @Max(86_400)
+  @Min(1)
+  @IsInt()
+  tools_cache_ttl_seconds!: number;
+
+  /** After a failed listing, how soon it is tried again (the server's entries stay out meanwhile). */
+  @Default(15)
+  @Max(3_600)
+  @Min(1)
+  @IsInt()
+  tools_cache_failure_ttl_seconds!: number;
 }
 
 // Logs always go to stderr: in stdio mode stdout is the protocol channel.

@@ -9,6 +9,7 @@ import { PromptExplorer } from './prompt.explorer';
 import { PromptRegistryModule } from './prompt-registry.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { PromptsMethods } from './prompts.methods';
+import { PromptsListChangedNotifier } from './prompts-list-changed.notifier';
 import { SkillTemplateCompleter } from './skill-template.completer';
 
 /** Prompts (@Prompt methods of @Capability() providers) and argument completion. */
@@ -21,6 +22,7 @@ import { SkillTemplateCompleter } from './skill-template.completer';
     PromptArgumentCompleter,
     SkillTemplateCompleter,
     CompletionMethods,
+    PromptsListChangedNotifier,
   ],
   exports: [PromptRegistryModule],
 })

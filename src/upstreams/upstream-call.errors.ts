@@ -65,3 +65,24 @@ export function upstreamCallError(
   }
   return upstreamUnavailable(serverId, error);
 }
+
+/** A relayed answer (a resource read, a prompt) larger than `max_tool_output_bytes`: refused, since cutting it would change its meaning. */
+export function upstreamOutputTooLarge(
+  serverId: string,
+  operation: string,
+  bytes: number,
+  limitBytes: number,
+): GatewayError {
+  return new GatewayError(
+    ErrorCode.ExecutionError,
+    `Upstream ${serverId} answered ${operation} with ${bytes} bytes, more than budgets.max_tool_output_bytes (${limitBytes})`,
+    {
+      data: {
+        code: 'mcp_output_too_large',
+        server_id: serverId,
+        bytes,
+        limit_bytes: limitBytes,
+      },
+    },
+  );
+}

@@ -44,15 +44,17 @@ export class UpstreamToolNames {
     readonly refusals: readonly ToolNameRefusal[],
   ) {}
 
+  /** `isExposed` picks the names to expose (the record's allowed/denied tools unless told otherwise: relayed prompts are all named). */
   static build(
     upstreams: readonly UpstreamToolList[],
     localTools: Iterable<Pick<RegisteredTool, 'name' | 'origin'>>,
     options: ToolNamingOptions,
+    isExposed: (record: UpstreamRecord, name: string) => boolean = isToolExposed,
   ): UpstreamToolNames {
     const refusals: ToolNameRefusal[] = [];
     const claims = new Map<string, ExposedUpstreamTool[]>();
     for (const upstream of upstreams) {
-      for (const claim of namedTools(upstream, options, refusals)) {
+      for (const claim of namedTools(upstream, options, refusals, isExposed)) {
         const existing = claims.get(claim.name);
         if (existing) existing.push(claim);
         else claims.set(claim.name, [claim]);
@@ -100,6 +102,7 @@ function namedTools(
   { record, tools }: UpstreamToolList,
   options: ToolNamingOptions,
   refusals: ToolNameRefusal[],
+  isExposed: (record: UpstreamRecord, name: string) => boolean,
 ): ExposedUpstreamTool[] {
   const serverId = record.server_id;
   const max = TOOL_NAMING_LIMITS.maxToolsPerUpstream;
@@ -113,7 +116,7 @@ function namedTools(
   for (const tool of tools) (seen.has(tool) ? repeated : seen).add(tool);
   const named: ExposedUpstreamTool[] = [];
   for (const tool of seen) {
-    if (!isToolExposed(record, tool)) continue;
+    if (!isExposed(record, tool)) continue;
     const exposed = exposedToolName(record.tool_namespace, tool, options);
     if (!exposed.ok) {
       refusals.push({ serverId, tool, reason: `upstream "${serverId}": ${exposed.reason}` });

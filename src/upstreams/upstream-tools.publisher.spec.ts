@@ -18,6 +18,8 @@ function setup(records: UpstreamRecord[], listings: Listings) {
   const calls: Array<{ serverId: string; tool: string; args: unknown }> = [];
   const pool = {
     connection: (serverId: string) => ({
+      record: records.find((candidate) => candidate.server_id === serverId),
+      onListChanged: () => () => undefined,
       listTools: () => {
         const listed = listings[serverId];
         if (listed instanceof Error) return Promise.reject(listed);
@@ -108,6 +110,32 @@ describe('UpstreamToolsPublisher', () => {
     expect(names(tools)).toEqual(['alpha__kept', 'alpha__new', 'beta__b']);
     expect(tools.get('alpha__kept')!.options.description).toBe('new text');
     expect(tools.get('beta__b')).toBe(beta);
+  });
+
+  it('changes nothing (and tells no client) when a relisting finds the same tools', async () => {
+    const { publisher, tools } = setup([record('alpha')], { alpha: [{ name: 'a' }] });
+    await publisher.publishAll();
+    const changes: number[] = [];
+    tools.onChange((version) => changes.push(version));
+    await publisher.refresh('alpha');
+
+    expect(changes).toEqual([]);
+    expect(names(tools)).toEqual(['alpha__a']);
+    publisher.onApplicationShutdown();
+  });
+
+  it('takes a server whose relisting fails out, and back when it works again', async () => {
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const listings: Listings = { alpha: [{ name: 'a' }] };
+    const { publisher, tools } = setup([record('alpha')], listings);
+    await publisher.publishAll();
+    listings.alpha = new Error('gone');
+    await publisher.refresh('alpha');
+    expect(names(tools)).toEqual([]);
+    listings.alpha = [{ name: 'a' }];
+    await publisher.refresh('alpha');
+    expect(names(tools)).toEqual(['alpha__a']);
+    publisher.onApplicationShutdown();
   });
 
   it('never takes a local tool’s name', async () => {

@@ -17,17 +17,22 @@ import {
   UPSTREAM_ORIGIN_PREFIX,
   upstreamRegisteredTool,
 } from './upstream-registered-tool';
+import { UpstreamListRefresher } from './upstream-list.refresher';
 import { UpstreamRecord } from './upstream-record';
 import { UpstreamRegistryService } from './upstream-registry.service';
 import { UpstreamToolNames } from './upstream-tool-names';
 import { UPSTREAM_TOOL_LIMITS } from './upstream-tool.limits';
 import { UpstreamPool } from './upstream.pool';
+import type { UpstreamConnection } from './upstream.connection';
 
 /**
  * Puts the tools of every loaded upstream into the ToolRegistry, so that one
  * tools/list and one governed tools/call serve local and upstream tools alike.
  * Listing runs in the background after bootstrap; a server that fails is
  * logged and its tools are left out, never failing start-up or tools/list.
+ * Each server's list is kept for `upstreams.tools_cache_ttl_seconds` (a failed
+ * one is retried after `tools_cache_failure_ttl_seconds`) and listed again at
+ * once when the upstream sends `notifications/tools/list_changed`.
  */
 @Injectable()
 export class UpstreamToolsPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -38,13 +43,20 @@ export class UpstreamToolsPublisher implements OnApplicationBootstrap, OnApplica
   private readonly published = new Map<string, string>();
   private stopped = false;
   private running?: Promise<void>;
+  private readonly refresher: UpstreamListRefresher;
+  private readonly watched = new WeakSet<UpstreamConnection>();
 
   constructor(
     private readonly registry: UpstreamRegistryService,
     private readonly pool: UpstreamPool,
     private readonly tools: ToolRegistry,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {}
+  ) {
+    this.refresher = new UpstreamListRefresher((serverId) => this.relist(serverId), {
+      ok: config.upstreams.tools_cache_ttl_seconds * 1000,
+      failed: config.upstreams.tools_cache_failure_ttl_seconds * 1000,
+    });
+  }
 
   onApplicationBootstrap(): void {
     this.running = this.publishAll().catch((error: unknown) =>
@@ -54,6 +66,7 @@ export class UpstreamToolsPublisher implements OnApplicationBootstrap, OnApplica
 
   onApplicationShutdown(): void {
     this.stopped = true;
+    this.refresher.stop();
   }
 
   /** Resolves when the start-up listing is over (for tests and the CLI). */
@@ -66,7 +79,7 @@ export class UpstreamToolsPublisher implements OnApplicationBootstrap, OnApplica
     const queue = [...this.registry.current.servers];
     const worker = async (): Promise<void> => {
       for (let record = queue.shift(); record; record = queue.shift()) {
-        await this.list(record);
+        this.refresher.expireAfter(record.server_id, await this.list(record));
       }
     };
     const workers = Math.min(UPSTREAM_TOOL_LIMITS.listingConcurrency, queue.length);
@@ -74,20 +87,39 @@ export class UpstreamToolsPublisher implements OnApplicationBootstrap, OnApplica
     this.publish(new Set(this.registry.current.servers.map((record) => record.server_id)));
   }
 
-  /** Lists one server again and replaces its tools (the others keep theirs unless names now collide). */
-  async refresh(serverId: string): Promise<void> {
-    const record = this.registry.current.servers.find((server) => server.server_id === serverId);
-    if (!record) this.listed.delete(serverId);
-    else await this.list(record);
-    this.publish(new Set([serverId]));
+  /**
+   * Lists one server again and replaces its tools (the others keep theirs
+   * unless names now collide). Calls made while a listing runs share one
+   * further listing, so a flood of requests costs at most two.
+   */
+  refresh(serverId: string): Promise<void> {
+    return this.refresher.request(serverId);
   }
 
-  private async list(record: UpstreamRecord): Promise<void> {
+  /** One listing of one server; publishes only when what it lists changed. */
+  private async relist(serverId: string): Promise<boolean> {
+    const record = this.registry.current.servers.find((server) => server.server_id === serverId);
+    const before = this.listed.get(serverId);
+    let ok = false;
+    if (!record) {
+      this.listed.delete(serverId);
+      this.refresher.forget(serverId);
+    } else ok = await this.list(record);
+    const after = this.listed.get(serverId);
+    if (before?.record !== after?.record || !sameTools(before?.tools, after?.tools)) {
+      this.publish(new Set([serverId]));
+    }
+    return ok;
+  }
+
+  private async list(record: UpstreamRecord): Promise<boolean> {
     const serverId = record.server_id;
     try {
       const connection = this.pool.connection(serverId);
       if (!connection) throw new Error('no connection (the gateway is stopping)');
+      this.watch(connection);
       this.listed.set(serverId, { record, tools: await connection.listTools() });
+      return true;
     } catch (error) {
       this.listed.delete(serverId);
       this.logger.warn({
@@ -95,7 +127,20 @@ export class UpstreamToolsPublisher implements OnApplicationBootstrap, OnApplica
         server_id: serverId,
         error: errorChain(error),
       });
+      return false;
     }
+  }
+
+  /** The upstream's tools/list_changed lists that server again (coalesced by the refresher). */
+  private watch(connection: UpstreamConnection): void {
+    if (this.watched.has(connection)) return;
+    this.watched.add(connection);
+    const serverId = connection.record.server_id;
+    connection.onListChanged((kind) => {
+      if (kind !== 'tools' || this.stopped) return;
+      this.logger.debug({ msg: 'upstream tools list changed', server_id: serverId });
+      void this.refresh(serverId);
+    });
   }
 
   /** Applies the name table in one registry change; names of `changed` servers are registered afresh. */
@@ -172,4 +217,10 @@ export class UpstreamToolsPublisher implements OnApplicationBootstrap, OnApplica
     });
     return false;
   }
+}
+
+/** Whether two listings of one server would publish the same entries. */
+function sameTools(a: readonly Tool[] | undefined, b: readonly Tool[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
 }

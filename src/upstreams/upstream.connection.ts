@@ -8,6 +8,7 @@ import {
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { LIST_CHANGED_NOTIFICATIONS, UpstreamListKind } from './upstream-list-changed';
 import { GATEWAY_VERSION } from '../lifecycle/server-info';
 import { waitForProcessExit } from './process-exit.wait';
 import { upstreamBusy, upstreamCallError, upstreamUnavailable } from './upstream-call.errors';
@@ -47,6 +48,7 @@ export class UpstreamConnection {
   private transport?: Transport;
   private connecting?: Promise<Client>;
   private closed = false;
+  private readonly listChangedListeners = new Set<(kind: UpstreamListKind) => void>();
 
   constructor(readonly record: UpstreamRecord) {
     this.logger = new Logger(`Upstream ${record.server_id}`);
@@ -66,6 +68,29 @@ export class UpstreamConnection {
 
   async connect(): Promise<void> {
     await this.ready();
+  }
+
+  /** Hears the upstream's tools/prompts/resources list_changed notifications; returns the unsubscribe function. */
+  onListChanged(listener: (kind: UpstreamListKind) => void): () => void {
+    this.listChangedListeners.add(listener);
+    return () => this.listChangedListeners.delete(listener);
+  }
+
+  /**
+   * One relayed request (prompts, resources) with the session handling and
+   * error mapping of tool calls, bounded by `tool_timeout_ms`.
+   */
+  async request<T>(
+    operation: string,
+    send: (client: Client, options: RequestOptions) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const options = { timeout: this.record.budgets.tool_timeout_ms, signal };
+    try {
+      return await this.withSession((client) => send(client, options));
+    } catch (error) {
+      throw upstreamCallError(this.record.server_id, operation, error, signal);
+    }
   }
 
   /** Every tool the upstream lists, all pages, at most MAX_UPSTREAM_TOOLS. */
@@ -140,6 +165,11 @@ export class UpstreamConnection {
     client.onclose = () => {
       if (this.client === client) this.client = undefined;
     };
+    for (const [kind, schema] of LIST_CHANGED_NOTIFICATIONS) {
+      client.setNotificationHandler(schema, () => {
+        for (const listener of this.listChangedListeners) listener(kind);
+      });
+    }
     this.transport = transport;
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
