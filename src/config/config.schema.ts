@@ -9,6 +9,7 @@ import {
   IsInt,
   IsNotEmpty,
   IsString,
+  Max,
   Min,
   ValidationError,
 } from 'class-validator';
@@ -127,6 +128,38 @@ class UpstreamsSchema {
   @Default(false)
   @IsBoolean()
   allow_dots!: boolean;
+  /** Stdio children running at once across all upstreams; one more is refused (mcp_unavailable). */
+  @Default(32)
+  @Max(1024)
+  @Min(1)
+  @IsInt()
+  max_children!: number;
+
+  /** A crashed stdio child restarts after a random delay up to base * 2^attempt, capped at max. */
+  @Default(500)
+  @Max(60_000)
+  @Min(10)
+  @IsInt()
+  restart_backoff_base_ms!: number;
+
+  @Default(30_000)
+  @Max(600_000)
+  @Min(10)
+  @IsInt()
+  restart_backoff_max_ms!: number;
+
+  /** Crashes and failed starts within restart_window_seconds before a server is marked down. */
+  @Default(5)
+  @Max(100)
+  @Min(1)
+  @IsInt()
+  restart_max_failures!: number;
+
+  @Default(60)
+  @Max(86_400)
+  @Min(1)
+  @IsInt()
+  restart_window_seconds!: number;
 }
 
 // Logs always go to stderr: in stdio mode stdout is the protocol channel.

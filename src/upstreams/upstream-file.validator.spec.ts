@@ -45,6 +45,7 @@ describe('registry file validation', () => {
       relay: { resources: false, prompts: false },
       required: false,
       warm: false,
+      idle_timeout_seconds: 0,
       file: 'server.yaml',
     });
   });
