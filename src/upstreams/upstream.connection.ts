@@ -49,6 +49,8 @@ export interface UpstreamConnectionDeps {
   /** `upstreams.max_children`, counted across the pool. */
   children?: ChildSlots;
   restart?: RestartPolicy;
+  /** The jitter source of restart backoff (tests pin it). */
+  restartJitter?: () => number;
   metrics?: UpstreamMetricsSink;
 }
 
@@ -86,6 +88,7 @@ export class UpstreamConnection {
       deps.restart ?? DEFAULT_RESTART_POLICY,
       () => this.restartAfterFailure(),
       (state) => this.metrics.state(serverId, state),
+      deps.restartJitter,
     );
     this.idle = new IdleReclaimTimer(record.idle_timeout_seconds * 1000, () => {
       void this.reclaimIdle();

@@ -1,5 +1,5 @@
 import { transformFileSync } from '@swc/core';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { UpstreamRecord } from '../../src/upstreams/upstream-record';
@@ -25,13 +25,20 @@ export function compiledEchoUpstreamPath(): string {
   return compiled;
 }
 
+/** A copy of the compiled fixture in a directory of its own: its path marks its processes in `ps`. */
+export function markedEchoUpstreamCopy(): string {
+  const copy = join(mkdtempSync(join(tmpdir(), 'owlclaw-echo-mark-')), 'echo-upstream.js');
+  copyFileSync(compiledEchoUpstreamPath(), copy);
+  return copy;
+}
+
 /** A stdio record running the compiled fixture; `shellWrapped` nests it under `sh -c` (npx-style). */
 export function fastEchoUpstream(
   serverId = 'echo',
   extra: Partial<UpstreamRecord> = {},
-  options: { shellWrapped?: boolean } = {},
+  options: { shellWrapped?: boolean; entry?: string } = {},
 ): UpstreamRecord {
-  const entry = compiledEchoUpstreamPath();
+  const entry = options.entry ?? compiledEchoUpstreamPath();
   const launch = options.shellWrapped
     ? { command: '/bin/sh', args: ['-c', `"${process.execPath}" "${entry}"; exit $?`] }
     : { command: process.execPath, args: [entry] };
