@@ -1,3 +1,4 @@
+import type { GatewayError } from '../errors/gateway.error';
 import { upstreamRestarting } from './upstream-call.errors';
 import { RestartBackoff, RestartPolicy } from './restart-backoff';
 import type { UpstreamState, UpstreamStatus } from './upstream-state';
@@ -28,26 +29,27 @@ export class UpstreamRestartSupervisor {
     return this.status;
   }
 
-  /** Throws when a call must not start a child now. */
-  admit(now = Date.now()): void {
+  /** Why a call must not start a child now, or `undefined` when it may. */
+  refusal(now = Date.now()): GatewayError | undefined {
     if (this.status.state === 'down') {
       const allowedAt = this.backoff.retryAllowedAt();
       if (now < allowedAt) {
-        throw upstreamRestarting(
+        return upstreamRestarting(
           this.serverId,
           `down after repeated failures (last: ${this.status.last_error ?? 'unknown'})`,
           allowedAt - now,
         );
       }
-      return;
+      return undefined;
     }
     if (this.timer && now < this.retryAt) {
-      throw upstreamRestarting(
+      return upstreamRestarting(
         this.serverId,
         `restarting after a failure (attempt ${this.backoff.attempts})`,
         this.retryAt - now,
       );
     }
+    return undefined;
   }
 
   connected(): void {

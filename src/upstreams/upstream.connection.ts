@@ -191,11 +191,8 @@ export class UpstreamConnection {
     }
     if (this.client) return Promise.resolve(this.client);
     if (!this.connecting) {
-      try {
-        this.supervisor.admit();
-      } catch (error) {
-        return Promise.reject(error as Error);
-      }
+      const refusal = this.supervisor.refusal();
+      if (refusal) return Promise.reject(refusal);
       this.connecting = this.open().finally(() => (this.connecting = undefined));
     }
     return this.connecting;
