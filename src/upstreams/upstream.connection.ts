@@ -73,6 +73,8 @@ export class UpstreamConnection {
   private connecting?: Promise<Client>;
   private closed = false;
   private readonly reaped = new WeakSet<OwnedStdioClientTransport>();
+  /** The reaping of a crashed child; a new child waits for it so its slot is free again. */
+  private reaping: Promise<void> = Promise.resolve();
 
   constructor(
     readonly record: UpstreamRecord,
@@ -138,7 +140,12 @@ export class UpstreamConnection {
     const queuedAt = performance.now();
     let outcome = 'success';
     this.idle.busy();
-    const release = await this.semaphore.acquire(timeout, options.signal);
+    const release = await this.semaphore
+      .acquire(timeout, options.signal)
+      .catch((reason: unknown) => {
+        this.idle.free();
+        throw reason;
+      });
     if (!release) {
       this.idle.free();
       const busy = upstreamBusy(
@@ -181,6 +188,7 @@ export class UpstreamConnection {
     this.idle.stop();
     const client = this.client ?? (await this.connecting?.catch(() => undefined));
     await this.disconnect(client, this.transport);
+    await this.reaping;
   }
 
   private ready(): Promise<Client> {
@@ -201,6 +209,7 @@ export class UpstreamConnection {
   private async open(): Promise<Client> {
     const serverId = this.record.server_id;
     const stdio = this.record.transport === 'stdio';
+    await this.reaping;
     if (stdio && !this.children.tryAcquire()) {
       this.metrics.connectAttempt(serverId, 'refused');
       throw upstreamChildLimit(serverId, this.children.max);
@@ -239,7 +248,7 @@ export class UpstreamConnection {
       pid: transport.spawnedPid,
     });
     this.idle.stop();
-    void this.reapChild(transport);
+    this.reaping = this.reapChild(transport);
     this.supervisor.failed('child exited unexpectedly', { restart: !this.closed });
   }
 
