@@ -126,6 +126,19 @@ describe('registry file validation', () => {
     ]);
   });
 
+  it('bounds idle_timeout_seconds: 0 (never) to one day, whole seconds', () => {
+    expect(loaded(stdioYaml('fs', 'idle_timeout_seconds: 300'))?.idle_timeout_seconds).toBe(300);
+    expect(problemsOf(stdioYaml('fs', 'idle_timeout_seconds: -1'))).toEqual([
+      'idle_timeout_seconds: must not be less than 0',
+    ]);
+    expect(problemsOf(stdioYaml('fs', 'idle_timeout_seconds: 86401'))).toEqual([
+      'idle_timeout_seconds: must not be greater than 86400',
+    ]);
+    expect(problemsOf(stdioYaml('fs', 'idle_timeout_seconds: 0.5'))).toEqual([
+      'idle_timeout_seconds: must be an integer number',
+    ]);
+  });
+
   it('bounds list and mapping sizes', () => {
     const args = JSON.stringify(Array.from({ length: 257 }, (_, i) => `a${i}`));
     const headers = JSON.stringify(
