@@ -214,9 +214,15 @@ export class UpstreamConnection {
       this.metrics.connectAttempt(serverId, 'refused');
       throw upstreamChildLimit(serverId, this.children.max);
     }
-    const transport = createUpstreamTransport(this.record, (line) =>
-      this.logger.debug({ msg: 'upstream stderr', server_id: serverId, line }),
-    );
+    let transport: Transport;
+    try {
+      transport = createUpstreamTransport(this.record, (line) =>
+        this.logger.debug({ msg: 'upstream stderr', server_id: serverId, line }),
+      );
+    } catch (error) {
+      if (stdio) this.children.release();
+      throw error;
+    }
     const client = new Client({ name: 'owlclaw-gateway', version: GATEWAY_VERSION });
     client.onclose = () => this.onClientClosed(client, transport);
     this.transport = transport;
