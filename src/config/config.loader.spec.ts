@@ -255,6 +255,15 @@ describe('loadGatewayConfig', () => {
       ]);
     });
 
+    it('bounds upstreams.max_children, naming the variable', () => {
+      expect(load({ env: { MCP_SERVER_UPSTREAMS_MAX_CHILDREN: '4' } }).upstreams.max_children).toBe(
+        4,
+      );
+      expect(loadError({ env: { MCP_SERVER_UPSTREAMS_MAX_CHILDREN: '0' } }).problems).toEqual([
+        'mcp_server.upstreams.max_children: must not be less than 1 (from env MCP_SERVER_UPSTREAMS_MAX_CHILDREN)',
+      ]);
+    });
+
     it('ignores unknown MCP_SERVER_* variables but reports their names', () => {
       const loaded = loadGatewayConfigWithSource({
         cwd: dir,

@@ -142,6 +142,39 @@ class UpstreamsSchema {
   @Min(1)
   @IsInt()
   tools_cache_failure_ttl_seconds!: number;
+
+  /** Stdio children running at once across all upstreams; one more is refused (mcp_unavailable). */
+  @Default(32)
+  @Max(1024)
+  @Min(1)
+  @IsInt()
+  max_children!: number;
+
+  /** A crashed stdio child restarts after a random delay up to base * 2^attempt, capped at max. */
+  @Default(500)
+  @Max(60_000)
+  @Min(10)
+  @IsInt()
+  restart_backoff_base_ms!: number;
+
+  @Default(30_000)
+  @Max(600_000)
+  @Min(10)
+  @IsInt()
+  restart_backoff_max_ms!: number;
+
+  /** Crashes and failed starts within restart_window_seconds before a server is marked down. */
+  @Default(5)
+  @Max(100)
+  @Min(1)
+  @IsInt()
+  restart_max_failures!: number;
+
+  @Default(60)
+  @Max(86_400)
+  @Min(1)
+  @IsInt()
+  restart_window_seconds!: number;
 }
 
 // Logs always go to stderr: in stdio mode stdout is the protocol channel.

@@ -86,3 +86,37 @@ export function upstreamOutputTooLarge(
     },
   );
 }
+
+/** Starting one more stdio child would pass `upstreams.max_children`. */
+export function upstreamChildLimit(serverId: string, maxChildren: number): GatewayError {
+  return new GatewayError(
+    ErrorCode.ExecutionError,
+    `Upstream ${serverId} cannot start: ${maxChildren} stdio children are already running (upstreams.max_children)`,
+    {
+      data: {
+        code: 'mcp_unavailable',
+        server_id: serverId,
+        limit: 'upstreams.max_children',
+        max_children: maxChildren,
+      },
+      retryable: true,
+    },
+  );
+}
+
+/** Calls fail at once while a crashed child waits out its backoff or after the server was given up on. */
+export function upstreamRestarting(
+  serverId: string,
+  reason: string,
+  retryAfterMs: number,
+): GatewayError {
+  return new GatewayError(
+    ErrorCode.ExecutionError,
+    `Upstream ${serverId} is unavailable: ${reason}`,
+    {
+      data: { code: 'mcp_unavailable', server_id: serverId },
+      retryable: true,
+      retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)),
+    },
+  );
+}

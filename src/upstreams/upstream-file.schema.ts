@@ -8,12 +8,15 @@ import {
   IsBoolean,
   IsDefined,
   IsIn,
+  IsInt,
   IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
   Matches,
+  Max,
   MaxLength,
+  Min,
   ValidateNested,
 } from 'class-validator';
 import {
@@ -27,7 +30,7 @@ import {
   toCost,
 } from './upstream-blocks.schema';
 import { UPSTREAM_TRANSPORTS, UpstreamTransport } from './upstream-record';
-import { REGISTRY_LIMITS as L } from './upstream-registry.limits';
+import { IDLE_TIMEOUT_BOUNDS, REGISTRY_LIMITS as L } from './upstream-registry.limits';
 
 export const SERVER_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 const ID_RULE = 'must be 1-32 characters of a-z, 0-9, "_" and "-", starting with a letter or digit';
@@ -116,4 +119,9 @@ export class UpstreamFileSchema {
 
   @IsBoolean()
   warm = false;
+
+  @Max(IDLE_TIMEOUT_BOUNDS.max)
+  @Min(IDLE_TIMEOUT_BOUNDS.min)
+  @IsInt()
+  idle_timeout_seconds: number = IDLE_TIMEOUT_BOUNDS.default;
 }

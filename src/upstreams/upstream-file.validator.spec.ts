@@ -45,6 +45,7 @@ describe('registry file validation', () => {
       relay: { resources: false, prompts: false },
       required: false,
       warm: false,
+      idle_timeout_seconds: 0,
       file: 'server.yaml',
     });
   });
@@ -122,6 +123,19 @@ describe('registry file validation', () => {
       `budgets.tool_timeout_ms: must not be less than ${BUDGET_BOUNDS.toolTimeoutMs.min}`,
       `budgets.max_concurrency: must not be greater than ${BUDGET_BOUNDS.maxConcurrency.max}`,
       'budgets.max_tool_output_bytes: must be an integer number',
+    ]);
+  });
+
+  it('bounds idle_timeout_seconds: 0 (never) to one day, whole seconds', () => {
+    expect(loaded(stdioYaml('fs', 'idle_timeout_seconds: 300'))?.idle_timeout_seconds).toBe(300);
+    expect(problemsOf(stdioYaml('fs', 'idle_timeout_seconds: -1'))).toEqual([
+      'idle_timeout_seconds: must not be less than 0',
+    ]);
+    expect(problemsOf(stdioYaml('fs', 'idle_timeout_seconds: 86401'))).toEqual([
+      'idle_timeout_seconds: must not be greater than 86400',
+    ]);
+    expect(problemsOf(stdioYaml('fs', 'idle_timeout_seconds: 0.5'))).toEqual([
+      'idle_timeout_seconds: must be an integer number',
     ]);
   });
 

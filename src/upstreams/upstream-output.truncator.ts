@@ -18,9 +18,12 @@ type ContentBlock = CallToolResult['content'][number];
  * fit are dropped, and `_meta` says what was cut so a client never mistakes a
  * cut result for the whole one. Sizes are JSON bytes, text counted as UTF-8.
  */
-export function truncateToolOutput(result: CallToolResult, limitBytes: number): CallToolResult {
-  const contentBytes = jsonBytes(result.content);
-  const structuredBytes = result.structuredContent ? jsonBytes(result.structuredContent) : 0;
+export function truncateToolOutput(
+  result: CallToolResult,
+  limitBytes: number,
+  size: ToolOutputSize = measureToolOutput(result),
+): CallToolResult {
+  const { contentBytes, structuredBytes } = size;
   const originalBytes = contentBytes + structuredBytes;
   if (originalBytes <= limitBytes) return result;
 
@@ -54,6 +57,19 @@ export function truncateToolOutput(result: CallToolResult, limitBytes: number): 
   });
   cut._meta = { ...result._meta, [META_OUTPUT_TRUNCATED]: report };
   return cut;
+}
+
+/** JSON bytes of a result's content and structuredContent, measured once for metrics and cutting. */
+export interface ToolOutputSize {
+  contentBytes: number;
+  structuredBytes: number;
+}
+
+export function measureToolOutput(result: CallToolResult): ToolOutputSize {
+  return {
+    contentBytes: jsonBytes(result.content),
+    structuredBytes: result.structuredContent ? jsonBytes(result.structuredContent) : 0,
+  };
 }
 
 function jsonBytes(value: unknown): number {

@@ -49,6 +49,7 @@ export function resolveUpstreamRecord(
     relay: { resources: file.relay.resources, prompts: file.relay.prompts },
     required: file.required,
     warm: file.warm,
+    idle_timeout_seconds: file.idle_timeout_seconds,
     file: fileName,
   };
   return { ok: true, record };

@@ -25,6 +25,8 @@ export interface UpstreamRecord {
   required: boolean;
   /** Connect at start instead of on first use. */
   warm: boolean;
+  /** A stdio child unused this long is closed (0: never); the next call starts it again. */
+  idle_timeout_seconds: number;
   /** The registry file it came from (a name inside the registry directory). */
   file: string;
 }

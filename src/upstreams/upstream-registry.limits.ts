@@ -30,5 +30,8 @@ export const BUDGET_BOUNDS = {
   maxToolOutputBytes: { min: 1024, max: 16 * 1024 * 1024, default: 1024 * 1024 },
 } as const;
 
+/** Bounds and default of `idle_timeout_seconds` (0 keeps an idle child forever). */
+export const IDLE_TIMEOUT_BOUNDS = { min: 0, max: 86_400, default: 0 } as const;
+
 /** The largest cost one call may declare (the budget's max_cost_per_call caps it further). */
 export const MAX_CALL_COST = 1_000_000;

@@ -20,6 +20,7 @@ function record(server_id: string, overrides: Partial<UpstreamRecord> = {}): Ups
     relay: { resources: false, prompts: false },
     required: false,
     warm: false,
+    idle_timeout_seconds: 0,
     file: `${server_id}.yaml`,
     ...overrides,
   };

@@ -17,6 +17,7 @@ function record(overrides: Partial<UpstreamRecord>): UpstreamRecord {
     relay: { resources: false, prompts: false },
     required: false,
     warm: false,
+    idle_timeout_seconds: 0,
     file: 'gh.yaml',
     ...overrides,
   };

@@ -1,7 +1,8 @@
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { wrapChildLaunch } from './child-launch.wrapper';
+import { OwnedStdioClientTransport } from './owned-stdio.transport';
 import type { UpstreamRecord } from './upstream-record';
 import { forwardStderrLines } from './upstream-stderr.lines';
 
@@ -9,6 +10,8 @@ import { forwardStderrLines } from './upstream-stderr.lines';
  * Builds the SDK client transport a record names. A stdio child gets the SDK's
  * minimal base environment (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus the
  * record's own `env`, never the gateway's whole environment, which holds its secrets.
+ * It runs under the ownership wrapper (child-launch.wrapper.ts): its own process
+ * group, and the parent-death signal so it cannot outlive the gateway.
  */
 export function createUpstreamTransport(
   record: UpstreamRecord,
@@ -16,13 +19,17 @@ export function createUpstreamTransport(
 ): Transport {
   if (record.transport === 'stdio') {
     const launch = required(record.stdio, record, 'stdio');
-    const transport = new StdioClientTransport({
-      command: launch.command,
-      args: launch.args,
-      env: launch.env,
-      cwd: launch.cwd,
-      stderr: 'pipe',
-    });
+    const owned = wrapChildLaunch(launch.command, launch.args);
+    const transport = new OwnedStdioClientTransport(
+      {
+        command: owned.command,
+        args: owned.args,
+        env: launch.env,
+        cwd: launch.cwd,
+        stderr: 'pipe',
+      },
+      owned.ownsProcessGroup,
+    );
     if (transport.stderr) forwardStderrLines(transport.stderr, logStderr);
     return transport;
   }

@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
@@ -9,11 +8,23 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { LIST_CHANGED_NOTIFICATIONS, UpstreamListKind } from './upstream-list-changed';
+import { GatewayError } from '../errors/gateway.error';
 import { GATEWAY_VERSION } from '../lifecycle/server-info';
+import { ChildSlots } from './child-slots';
+import { errorChain } from './error-chain';
+import { IdleReclaimTimer } from './idle-reclaim.timer';
+import { OwnedStdioClientTransport } from './owned-stdio.transport';
 import { waitForProcessExit } from './process-exit.wait';
-import { upstreamBusy, upstreamCallError, upstreamUnavailable } from './upstream-call.errors';
 import { RELAYED_CLIENT_CAPABILITIES, relayClientRequests } from './upstream-client-requests.relay';
 import { callAbandoned, RelayCaller, UpstreamRelayCalls } from './upstream-relay.calls';
+import { killProcessGroup } from './process-group';
+import { DEFAULT_RESTART_POLICY, RestartPolicy } from './restart-backoff';
+import {
+  upstreamBusy,
+  upstreamCallError,
+  upstreamChildLimit,
+  upstreamUnavailable,
+} from './upstream-call.errors';
 import { UpstreamCallSemaphore } from './upstream-call.semaphore';
 import {
   CHILD_EXIT_WAIT_MS,
@@ -23,8 +34,11 @@ import {
   MAX_UPSTREAM_TOOLS,
   TOTAL_TIMEOUT_FACTOR,
 } from './upstream-connection.constants';
-import { truncateToolOutput } from './upstream-output.truncator';
+import { NO_UPSTREAM_METRICS, UpstreamMetricsSink } from './upstream-metrics.sink';
+import { measureToolOutput, truncateToolOutput } from './upstream-output.truncator';
 import type { UpstreamRecord } from './upstream-record';
+import { UpstreamRestartSupervisor } from './upstream-restart.supervisor';
+import type { UpstreamStatus } from './upstream-state';
 import { createUpstreamTransport } from './upstream-transport.factory';
 
 /** What a caller may pass along with an upstream tool call. */
@@ -35,34 +49,75 @@ export interface UpstreamCallOptions {
   caller?: RelayCaller;
 }
 
+/** What the pool shares with its connections; each has a standalone default. */
+export interface UpstreamConnectionDeps {
+  /** `upstreams.max_children`, counted across the pool. */
+  children?: ChildSlots;
+  restart?: RestartPolicy;
+  /** The jitter source of restart backoff (tests pin it). */
+  restartJitter?: () => number;
+  metrics?: UpstreamMetricsSink;
+}
+
 /**
  * One SDK `Client` for one upstream record: connects on first use, enforces the
  * record's budgets on every call (timeout, concurrency, output size) and maps
- * failures to gateway errors. Reconnects lazily after the upstream goes away.
+ * failures to gateway errors. A stdio child that crashes is restarted with
+ * backoff (UpstreamRestartSupervisor), one idle for idle_timeout_seconds is
+ * closed; HTTP upstreams reconnect lazily after they go away.
  */
 export class UpstreamConnection {
   private readonly logger: Logger;
   private readonly semaphore: UpstreamCallSemaphore;
   private readonly relayCalls = new UpstreamRelayCalls();
+  private readonly children: ChildSlots;
+  private readonly metrics: UpstreamMetricsSink;
+  private readonly supervisor: UpstreamRestartSupervisor;
+  private readonly idle: IdleReclaimTimer;
   private client?: Client;
   private transport?: Transport;
   private connecting?: Promise<Client>;
   private closed = false;
   private readonly listChangedListeners = new Set<(kind: UpstreamListKind) => void>();
+  private readonly reaped = new WeakSet<OwnedStdioClientTransport>();
+  /** The reaping of a crashed child; a new child waits for it so its slot is free again. */
+  private reaping: Promise<void> = Promise.resolve();
 
-  constructor(readonly record: UpstreamRecord) {
-    this.logger = new Logger(`Upstream ${record.server_id}`);
+  constructor(
+    readonly record: UpstreamRecord,
+    deps: UpstreamConnectionDeps = {},
+  ) {
+    const serverId = record.server_id;
+    this.logger = new Logger(`Upstream ${serverId}`);
     this.semaphore = new UpstreamCallSemaphore(record.budgets.max_concurrency);
+    this.children = deps.children ?? new ChildSlots(Number.POSITIVE_INFINITY);
+    this.metrics = deps.metrics ?? NO_UPSTREAM_METRICS;
+    this.supervisor = new UpstreamRestartSupervisor(
+      serverId,
+      deps.restart ?? DEFAULT_RESTART_POLICY,
+      () => this.restartAfterFailure(),
+      (state) => this.metrics.state(serverId, state),
+      deps.restartJitter,
+    );
+    this.idle = new IdleReclaimTimer(record.idle_timeout_seconds * 1000, () => {
+      void this.reclaimIdle();
+    });
+    this.metrics.state(serverId, 'idle');
   }
 
   get connected(): boolean {
     return this.client !== undefined;
   }
 
-  /** The stdio child's pid while one runs. */
+  /** Connected / degraded / down / idle, since when, and the last failure. */
+  get status(): Readonly<UpstreamStatus> {
+    return this.supervisor.current;
+  }
+
+  /** The stdio child's pid while one runs (its process group's id when it owns one). */
   get pid(): number | undefined {
-    return this.transport instanceof StdioClientTransport
-      ? (this.transport.pid ?? undefined)
+    return this.transport instanceof OwnedStdioClientTransport
+      ? this.transport.spawnedPid
       : undefined;
   }
 
@@ -95,10 +150,13 @@ export class UpstreamConnection {
 
   /** Every tool the upstream lists, all pages, at most MAX_UPSTREAM_TOOLS. */
   async listTools(): Promise<Tool[]> {
+    this.idle.busy();
     try {
       return await this.withSession((client) => this.listAllPages(client));
     } catch (error) {
       throw upstreamCallError(this.record.server_id, 'tools/list', error);
+    } finally {
+      this.idle.free();
     }
   }
 
@@ -108,10 +166,25 @@ export class UpstreamConnection {
     options: UpstreamCallOptions = {},
   ): Promise<CallToolResult> {
     const { tool_timeout_ms: timeout, max_tool_output_bytes } = this.record.budgets;
-    const queuedAt = Date.now();
-    const release = await this.semaphore.acquire(timeout, options.signal);
+    const serverId = this.record.server_id;
+    const queuedAt = performance.now();
+    let outcome = 'success';
+    this.idle.busy();
+    const release = await this.semaphore
+      .acquire(timeout, options.signal)
+      .catch((reason: unknown) => {
+        this.idle.free();
+        throw reason;
+      });
     if (!release) {
-      throw upstreamBusy(this.record.server_id, this.semaphore.max, Date.now() - queuedAt);
+      this.idle.free();
+      const busy = upstreamBusy(
+        serverId,
+        this.semaphore.max,
+        Math.round(performance.now() - queuedAt),
+      );
+      this.metrics.call(serverId, name, callOutcome(busy), (performance.now() - queuedAt) / 1000);
+      throw busy;
     }
     const end = this.relayCalls.begin(options.caller);
     let abandoned = false;
@@ -125,21 +198,31 @@ export class UpstreamConnection {
           onprogress: options.onprogress,
         }),
       );
-      return truncateToolOutput(result as CallToolResult, max_tool_output_bytes);
+      const size = measureToolOutput(result as CallToolResult);
+      this.metrics.outputBytes(serverId, size.contentBytes + size.structuredBytes);
+      if (result.isError === true) outcome = 'tool_error';
+      return truncateToolOutput(result as CallToolResult, max_tool_output_bytes, size);
     } catch (error) {
       abandoned = callAbandoned(error, options.signal);
-      throw upstreamCallError(this.record.server_id, name, error, options.signal);
+      const mapped = upstreamCallError(serverId, name, error, options.signal);
+      outcome = callOutcome(mapped);
+      throw mapped;
     } finally {
       end(abandoned);
       release();
+      this.idle.free();
+      this.metrics.call(serverId, name, outcome, (performance.now() - queuedAt) / 1000);
     }
   }
 
   /** Closes the client (the SDK ends a stdio child's stdin, then SIGTERM, then SIGKILL) and waits for the child to be gone. */
   async close(): Promise<void> {
     this.closed = true;
+    this.supervisor.cancel();
+    this.idle.stop();
     const client = this.client ?? (await this.connecting?.catch(() => undefined));
-    await this.disconnect(client);
+    await this.disconnect(client, this.transport);
+    await this.reaping;
   }
 
   private ready(): Promise<Client> {
@@ -149,22 +232,37 @@ export class UpstreamConnection {
       );
     }
     if (this.client) return Promise.resolve(this.client);
-    this.connecting ??= this.open().finally(() => (this.connecting = undefined));
+    if (!this.connecting) {
+      const refusal = this.supervisor.refusal();
+      if (refusal) return Promise.reject(refusal);
+      this.connecting = this.open().finally(() => (this.connecting = undefined));
+    }
     return this.connecting;
   }
 
   private async open(): Promise<Client> {
-    const transport = createUpstreamTransport(this.record, (line) =>
-      this.logger.debug({ msg: 'upstream stderr', server_id: this.record.server_id, line }),
-    );
+    const serverId = this.record.server_id;
+    const stdio = this.record.transport === 'stdio';
+    await this.reaping;
+    if (stdio && !this.children.tryAcquire()) {
+      this.metrics.connectAttempt(serverId, 'refused');
+      throw upstreamChildLimit(serverId, this.children.max);
+    }
+    let transport: Transport;
+    try {
+      transport = createUpstreamTransport(this.record, (line) =>
+        this.logger.debug({ msg: 'upstream stderr', server_id: serverId, line }),
+      );
+    } catch (error) {
+      if (stdio) this.children.release();
+      throw error;
+    }
     const client = new Client(
       { name: 'owlclaw-gateway', version: GATEWAY_VERSION },
       { capabilities: RELAYED_CLIENT_CAPABILITIES },
     );
-    relayClientRequests(client, this.relayCalls, this.record.server_id);
-    client.onclose = () => {
-      if (this.client === client) this.client = undefined;
-    };
+    relayClientRequests(client, this.relayCalls, serverId);
+    client.onclose = () => this.onClientClosed(client, transport);
     for (const [kind, schema] of LIST_CHANGED_NOTIFICATIONS) {
       client.setNotificationHandler(schema, () => {
         for (const listener of this.listChangedListeners) listener(kind);
@@ -174,12 +272,53 @@ export class UpstreamConnection {
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     } catch (error) {
-      await this.disconnect(client);
-      throw upstreamUnavailable(this.record.server_id, error);
+      await this.disconnect(client, transport);
+      this.metrics.connectAttempt(serverId, 'failure');
+      this.supervisor.failed(errorChain(error), { restart: stdio && !this.closed });
+      throw upstreamUnavailable(serverId, error);
     }
     this.client = client;
-    this.logger.log({ msg: 'upstream connected', server_id: this.record.server_id, pid: this.pid });
+    this.metrics.connectAttempt(serverId, 'success');
+    this.supervisor.connected();
+    this.idle.arm();
+    this.logger.log({ msg: 'upstream connected', server_id: serverId, pid: this.pid });
     return client;
+  }
+
+  /** The SDK closed a published client we did not close: a stdio child that exited on its own. */
+  private onClientClosed(client: Client, transport: Transport): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    if (this.transport === transport) this.transport = undefined;
+    if (!(transport instanceof OwnedStdioClientTransport)) return;
+    this.logger.warn({
+      msg: 'upstream child exited unexpectedly',
+      server_id: this.record.server_id,
+      pid: transport.spawnedPid,
+    });
+    this.idle.stop();
+    this.reaping = this.reapChild(transport);
+    this.supervisor.failed('child exited unexpectedly', { restart: !this.closed });
+  }
+
+  private restartAfterFailure(): void {
+    if (this.closed || this.client) return;
+    this.ready().catch((error: unknown) =>
+      this.logger.warn({
+        msg: 'upstream restart failed',
+        server_id: this.record.server_id,
+        error: errorChain(error),
+      }),
+    );
+  }
+
+  /** Closes a healthy stdio child nobody used for idle_timeout_seconds; the next call starts it again. */
+  private async reclaimIdle(): Promise<void> {
+    const client = this.client;
+    if (!client || this.closed || !(this.transport instanceof OwnedStdioClientTransport)) return;
+    this.logger.log({ msg: 'upstream idle, closing its child', server_id: this.record.server_id });
+    this.supervisor.idle();
+    await this.disconnect(client, this.transport);
   }
 
   /** Runs `request`; an HTTP session the upstream no longer knows (404) is re-initialized once. */
@@ -193,7 +332,7 @@ export class UpstreamConnection {
         msg: 'upstream session expired, re-initializing',
         server_id: this.record.server_id,
       });
-      await this.disconnect(client);
+      await this.disconnect(client, this.transport);
       return request(await this.ready());
     }
   }
@@ -225,21 +364,46 @@ export class UpstreamConnection {
     return tools.slice(0, MAX_UPSTREAM_TOOLS);
   }
 
-  private async disconnect(client: Client | undefined): Promise<void> {
-    const transport = this.transport;
-    const pid = this.pid;
+  /**
+   * Closes our client (the SDK ends a stdio child's stdin, then SIGTERMs it, then
+   * SIGKILLs it), then kills what is left of the child's process group.
+   */
+  private async disconnect(
+    client: Client | undefined,
+    transport: Transport | undefined,
+  ): Promise<void> {
     if (this.client === client) this.client = undefined;
     if (transport === this.transport) this.transport = undefined;
     if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
       await transport.terminateSession().catch(() => undefined);
     }
     await client?.close().catch(() => undefined);
-    if (pid !== undefined && !(await waitForProcessExit(pid, CHILD_EXIT_WAIT_MS))) {
+    if (transport instanceof OwnedStdioClientTransport) await this.reapChild(transport);
+  }
+
+  /** Waits (bounded) until the child and its group are gone, then gives its slot back; once per transport. */
+  private async reapChild(transport: OwnedStdioClientTransport): Promise<void> {
+    if (this.reaped.has(transport)) return;
+    this.reaped.add(transport);
+    const pid = transport.spawnedPid;
+    const gone =
+      pid === undefined ||
+      (transport.ownsProcessGroup
+        ? await killProcessGroup(pid, CHILD_EXIT_WAIT_MS)
+        : await waitForProcessExit(pid, CHILD_EXIT_WAIT_MS));
+    if (!gone) {
       this.logger.warn({
         msg: 'upstream child still running after close',
         server_id: this.record.server_id,
         pid,
       });
     }
+    this.children.release();
   }
+}
+
+/** A bounded label for a call's outcome: the seed's error code, or `cancelled` for the caller's own abort. */
+function callOutcome(error: unknown): string {
+  if (error instanceof GatewayError && typeof error.data.code === 'string') return error.data.code;
+  return 'cancelled';
 }

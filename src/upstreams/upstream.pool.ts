@@ -1,7 +1,38 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  Optional,
+} from '@nestjs/common';
+import { GATEWAY_CONFIG } from '../config/config.constants';
+import type { UpstreamsConfig } from '../config/gateway-config';
+import { UpstreamMetrics } from '../observability/upstream.metrics';
+import { ChildSlots } from './child-slots';
 import { errorChain } from './error-chain';
+import { DEFAULT_RESTART_POLICY, RestartPolicy } from './restart-backoff';
 import { UpstreamConnection } from './upstream.connection';
+import { NO_UPSTREAM_METRICS, UpstreamMetricsSink } from './upstream-metrics.sink';
 import { UpstreamRegistryService } from './upstream-registry.service';
+
+/** The pool's settings from the `upstreams` config section; the defaults serve tests and the CLI. */
+export type UpstreamPoolSettings = Pick<
+  UpstreamsConfig,
+  | 'max_children'
+  | 'restart_backoff_base_ms'
+  | 'restart_backoff_max_ms'
+  | 'restart_max_failures'
+  | 'restart_window_seconds'
+>;
+
+export const DEFAULT_POOL_SETTINGS: UpstreamPoolSettings = {
+  max_children: 32,
+  restart_backoff_base_ms: DEFAULT_RESTART_POLICY.baseMs,
+  restart_backoff_max_ms: DEFAULT_RESTART_POLICY.maxMs,
+  restart_max_failures: DEFAULT_RESTART_POLICY.maxFailures,
+  restart_window_seconds: DEFAULT_RESTART_POLICY.windowMs / 1000,
+};
 
 /**
  * Keeps one connection per upstream of the registry snapshot, so that a
@@ -12,9 +43,34 @@ import { UpstreamRegistryService } from './upstream-registry.service';
 export class UpstreamPool implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Upstreams');
   private readonly connections = new Map<string, UpstreamConnection>();
+  private readonly children: ChildSlots;
+  private readonly restart: RestartPolicy;
+  private readonly metrics: UpstreamMetricsSink;
   private closed = false;
 
-  constructor(private readonly registry: UpstreamRegistryService) {}
+  constructor(
+    private readonly registry: UpstreamRegistryService,
+    @Optional() @Inject(GATEWAY_CONFIG) config?: { upstreams: UpstreamPoolSettings },
+    @Optional() metrics?: UpstreamMetrics,
+  ) {
+    const settings = config?.upstreams ?? DEFAULT_POOL_SETTINGS;
+    this.metrics = metrics ?? NO_UPSTREAM_METRICS;
+    this.children = new ChildSlots(settings.max_children, (running) =>
+      this.metrics.children(running),
+    );
+    this.metrics.children(0);
+    this.restart = {
+      baseMs: settings.restart_backoff_base_ms,
+      maxMs: settings.restart_backoff_max_ms,
+      maxFailures: settings.restart_max_failures,
+      windowMs: settings.restart_window_seconds * 1000,
+    };
+  }
+
+  /** Stdio children running now, across every upstream. */
+  get runningChildren(): number {
+    return this.children.inUse;
+  }
 
   /** The connection of a loaded server (not yet connected unless used or warm), or `undefined`. */
   connection(serverId: string): UpstreamConnection | undefined {
@@ -23,7 +79,11 @@ export class UpstreamPool implements OnApplicationBootstrap, OnApplicationShutdo
     if (existing) return existing;
     const record = this.registry.current.servers.find((server) => server.server_id === serverId);
     if (!record) return undefined;
-    const connection = new UpstreamConnection(record);
+    const connection = new UpstreamConnection(record, {
+      children: this.children,
+      restart: this.restart,
+      metrics: this.metrics,
+    });
     this.connections.set(serverId, connection);
     return connection;
   }

@@ -37,6 +37,7 @@ export function upstreamRecord(
     relay: { resources: false, prompts: false },
     required: false,
     warm: false,
+    idle_timeout_seconds: 0,
     file: `${serverId}.yaml`,
     ...launch,
   };

@@ -1,0 +1,94 @@
+import { readdirSync } from 'node:fs';
+import { ChildSlots } from '../../src/upstreams/child-slots';
+import { UpstreamConnection } from '../../src/upstreams/upstream.connection';
+import { fastEchoUpstream, markedEchoUpstreamCopy } from '../support/compiled-echo-upstream';
+import { eventually, liveProcessesWith, processTable } from '../support/process-table';
+
+/**
+ * Connect / crash / restart cycles against the fixture (#16 item 3) leave no
+ * process, file descriptor or listener behind. OWLCLAW_CHILD_CYCLES sets the
+ * number: the default keeps this file within a minute on a shared 2-core
+ * machine, where each cycle costs one Node start of the SDK fixture (about
+ * 0.15 s of CPU); OWLCLAW_CHILD_CYCLES=1000 is the full run the issue asks
+ * for (about two minutes there). Lanes run side by side so start-ups overlap.
+ */
+const CYCLES = Number(process.env.OWLCLAW_CHILD_CYCLES ?? 300);
+const LANES = 4;
+
+interface Footprint {
+  processes: number;
+  fds: number;
+  listeners: number;
+  handles: Record<string, number>;
+}
+
+function footprint(): Footprint {
+  const handles: Record<string, number> = {};
+  for (const kind of process.getActiveResourcesInfo()) {
+    // Timers come and go with the test runner itself; what a child leaks is a pipe or a process.
+    if (kind === 'Timeout' || kind === 'Immediate') continue;
+    handles[kind] = (handles[kind] ?? 0) + 1;
+  }
+  return {
+    processes: processTable().filter((row) => row.ppid === process.pid && row.state !== 'Z').length,
+    fds: readdirSync('/proc/self/fd').length,
+    listeners: process.eventNames().reduce((sum, name) => sum + process.listenerCount(name), 0),
+    handles,
+  };
+}
+
+describe(`${CYCLES} connect / crash / restart cycles`, () => {
+  it(
+    'leave no process, file descriptor or listener behind',
+    async () => {
+      const entry = markedEchoUpstreamCopy();
+      const record = fastEchoUpstream('cycles', {}, { entry });
+      // Warm-up: loads what loads once (SDK modules, loggers) before the baseline is taken.
+      const warm = new UpstreamConnection(record);
+      await warm.callTool('echo', {});
+      await warm.close();
+      const before = footprint();
+
+      const children = new ChildSlots(LANES);
+      const restart = { baseMs: 1, maxMs: 5, maxFailures: 1_000_000, windowMs: 60_000 };
+      const lanes = Array.from(
+        { length: LANES },
+        () => new UpstreamConnection(record, { children, restart }),
+      );
+      const pids = new Set<number>();
+      let crashes = 0;
+      await Promise.all(
+        lanes.map(async (connection, lane) => {
+          await connection.connect();
+          for (let cycle = lane; cycle < CYCLES; cycle += LANES) {
+            // The restart after each crash is the supervisor's, not this loop's.
+            expect(await eventually(() => connection.connected, 20_000)).toBe(true);
+            pids.add(connection.pid!);
+            await connection.callTool('crash', {}).then(
+              () => {
+                throw new Error('crash returned');
+              },
+              () => crashes++,
+            );
+          }
+          await eventually(() => connection.connected, 20_000);
+          await connection.close();
+        }),
+      );
+      expect(crashes).toBe(CYCLES);
+      expect(pids.size).toBe(CYCLES);
+      expect(lanes.every((connection) => connection.status.restarts >= 1)).toBe(true);
+      expect(children.inUse).toBe(0);
+
+      expect(await eventually(() => liveProcessesWith(entry).length === 0)).toBe(true);
+      let after = footprint();
+      // Closed pipes are released on the next turns of the event loop.
+      await eventually(() => {
+        after = footprint();
+        return after.fds <= before.fds && after.processes <= before.processes;
+      });
+      expect(after).toEqual(before);
+    },
+    Math.max(60_000, CYCLES * 500),
+  );
+});
