@@ -1,12 +1,12 @@
 import { transformFileSync } from '@swc/core';
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { UpstreamRecord } from '../../src/upstreams/upstream-record';
 import { REPO_ROOT } from './stdio-process';
 import { upstreamRecord } from './upstream-records';
 
-const ECHO_UPSTREAM = join(REPO_ROOT, 'test', 'fixtures', 'upstreams', 'echo-upstream.ts');
+const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'upstreams');
 let compiled: string | undefined;
 
 /**
@@ -15,21 +15,25 @@ let compiled: string | undefined;
  */
 export function compiledEchoUpstreamPath(): string {
   if (compiled) return compiled;
-  const { code } = transformFileSync(ECHO_UPSTREAM, {
-    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-    module: { type: 'commonjs' },
-  });
   const dir = mkdtempSync(join(tmpdir(), 'owlclaw-echo-'));
+  // Every fixture file, since echo-upstream imports its neighbours (relay-tools).
+  for (const file of readdirSync(FIXTURES).filter((name) => name.endsWith('.ts'))) {
+    const { code } = transformFileSync(join(FIXTURES, file), {
+      jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+      module: { type: 'commonjs' },
+    });
+    writeFileSync(join(dir, file.replace(/\.ts$/, '.js')), code);
+  }
   compiled = join(dir, 'echo-upstream.js');
-  writeFileSync(compiled, code);
   return compiled;
 }
 
 /** A copy of the compiled fixture in a directory of its own: its path marks its processes in `ps`. */
 export function markedEchoUpstreamCopy(): string {
-  const copy = join(mkdtempSync(join(tmpdir(), 'owlclaw-echo-mark-')), 'echo-upstream.js');
-  copyFileSync(compiledEchoUpstreamPath(), copy);
-  return copy;
+  const source = dirname(compiledEchoUpstreamPath());
+  const dir = mkdtempSync(join(tmpdir(), 'owlclaw-echo-mark-'));
+  for (const file of readdirSync(source)) copyFileSync(join(source, file), join(dir, file));
+  return join(dir, 'echo-upstream.js');
 }
 
 /** A stdio record running the compiled fixture; `shellWrapped` nests it under `sh -c` (npx-style). */
