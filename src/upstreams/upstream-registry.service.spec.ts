@@ -22,7 +22,7 @@ function service(): UpstreamRegistryService {
 }
 
 describe('UpstreamRegistryService', () => {
-  it('scans at start, logging each rejected file and a summary, never a secret', () => {
+  it('scans at start, logging each rejected file and a summary, never a secret', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
     fixture.write('good.yaml', stdioYaml('good', '  env: { TOKEN: "${ENV:UPSTREAM_SPEC_TOKEN}" }'));
@@ -30,7 +30,7 @@ describe('UpstreamRegistryService', () => {
     process.env.UPSTREAM_SPEC_TOKEN = 'never-logged-secret';
     const registry = service();
     try {
-      registry.onModuleInit();
+      await registry.onModuleInit();
     } finally {
       delete process.env.UPSTREAM_SPEC_TOKEN;
     }

@@ -77,10 +77,40 @@ export class UpstreamToolsPublisher implements OnApplicationBootstrap, OnApplica
 
   /** Lists one server again and replaces its tools (the others keep theirs unless names now collide). */
   async refresh(serverId: string): Promise<void> {
-    const record = this.registry.current.servers.find((server) => server.server_id === serverId);
-    if (!record) this.listed.delete(serverId);
-    else await this.list(record);
-    this.publish(new Set([serverId]));
+    await this.refreshServers([serverId]);
+  }
+
+  /**
+   * Lists these servers again (a few at once), drops the tools of those no
+   * longer in the registry, and applies it all as one registry change.
+   */
+  async refreshServers(serverIds: readonly string[]): Promise<void> {
+    const records = new Map(this.registry.current.servers.map((s) => [s.server_id, s]));
+    const queue = [...serverIds];
+    const worker = async (): Promise<void> => {
+      for (let serverId = queue.shift(); serverId; serverId = queue.shift()) {
+        const record = records.get(serverId);
+        if (!record) this.listed.delete(serverId);
+        else await this.list(record);
+      }
+    };
+    const workers = Math.min(UPSTREAM_TOOL_LIMITS.listingConcurrency, queue.length);
+    await Promise.all(Array.from({ length: workers }, worker));
+    this.publish(new Set(serverIds));
+  }
+
+  /** The exposed names of one server's published tools, with the upstream's own names. */
+  exposedTools(serverId: string): Array<{ name: string; upstreamTool: string }> {
+    const prefix = `${UPSTREAM_ORIGIN_PREFIX}${serverId}/`;
+    return [...this.published]
+      .filter(([, owner]) => owner === serverId)
+      .flatMap(([name]) => {
+        const origin = this.tools.get(name)?.origin;
+        return origin?.startsWith(prefix)
+          ? [{ name, upstreamTool: origin.slice(prefix.length) }]
+          : [];
+      })
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
   }
 
   private async list(record: UpstreamRecord): Promise<void> {

@@ -23,6 +23,7 @@ import {
 import { truncateToolOutput } from './upstream-output.truncator';
 import type { UpstreamRecord } from './upstream-record';
 import { createUpstreamTransport } from './upstream-transport.factory';
+import { failureOf, isHealthFailure, UpstreamConnectionStatus } from './upstream-connection.status';
 
 /** What a caller may pass along with an upstream tool call. */
 export interface UpstreamCallOptions {
@@ -42,6 +43,8 @@ export class UpstreamConnection {
   private transport?: Transport;
   private connecting?: Promise<Client>;
   private closed = false;
+  private lastError?: UpstreamConnectionStatus['lastError'];
+  private since = new Date().toISOString();
 
   constructor(readonly record: UpstreamRecord) {
     this.logger = new Logger(`Upstream ${record.server_id}`);
@@ -50,6 +53,15 @@ export class UpstreamConnection {
 
   get connected(): boolean {
     return this.client !== undefined;
+  }
+
+  /** For the admin API: connected or not since when, and the last failure to reach the upstream. */
+  status(): UpstreamConnectionStatus {
+    return {
+      connected: this.connected,
+      ...(this.lastError ? { lastError: this.lastError } : {}),
+      since: this.since,
+    };
   }
 
   /** The stdio child's pid while one runs. */
@@ -68,7 +80,7 @@ export class UpstreamConnection {
     try {
       return await this.withSession((client) => this.listAllPages(client));
     } catch (error) {
-      throw upstreamCallError(this.record.server_id, 'tools/list', error);
+      throw this.noted(upstreamCallError(this.record.server_id, 'tools/list', error));
     }
   }
 
@@ -81,7 +93,9 @@ export class UpstreamConnection {
     const queuedAt = Date.now();
     const release = await this.semaphore.acquire(timeout, options.signal);
     if (!release) {
-      throw upstreamBusy(this.record.server_id, this.semaphore.max, Date.now() - queuedAt);
+      throw this.noted(
+        upstreamBusy(this.record.server_id, this.semaphore.max, Date.now() - queuedAt),
+      );
     }
     try {
       const result = await this.withSession((client) =>
@@ -95,7 +109,7 @@ export class UpstreamConnection {
       );
       return truncateToolOutput(result as CallToolResult, max_tool_output_bytes);
     } catch (error) {
-      throw upstreamCallError(this.record.server_id, name, error, options.signal);
+      throw this.noted(upstreamCallError(this.record.server_id, name, error, options.signal));
     } finally {
       release();
     }
@@ -125,16 +139,20 @@ export class UpstreamConnection {
     );
     const client = new Client({ name: 'owlclaw-gateway', version: GATEWAY_VERSION });
     client.onclose = () => {
-      if (this.client === client) this.client = undefined;
+      if (this.client !== client) return;
+      this.client = undefined;
+      this.since = new Date().toISOString();
     };
     this.transport = transport;
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     } catch (error) {
       await this.disconnect(client);
-      throw upstreamUnavailable(this.record.server_id, error);
+      throw this.noted(upstreamUnavailable(this.record.server_id, error));
     }
     this.client = client;
+    this.lastError = undefined;
+    this.since = new Date().toISOString();
     this.logger.log({ msg: 'upstream connected', server_id: this.record.server_id, pid: this.pid });
     return client;
   }
@@ -153,6 +171,12 @@ export class UpstreamConnection {
       await this.disconnect(client);
       return request(await this.ready());
     }
+  }
+
+  /** Remembers a failure that says the upstream is unwell, for status(); returns it to be thrown. */
+  private noted(error: unknown): unknown {
+    if (isHealthFailure(error)) this.lastError = failureOf(error);
+    return error;
   }
 
   private async listAllPages(client: Client): Promise<Tool[]> {

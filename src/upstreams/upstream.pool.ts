@@ -1,6 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { errorChain } from './error-chain';
+import { RegistryDiff } from './registry-diff';
 import { UpstreamConnection } from './upstream.connection';
+import type { UpstreamRecord } from './upstream-record';
 import { UpstreamRegistryService } from './upstream-registry.service';
 
 /**
@@ -30,7 +32,11 @@ export class UpstreamPool implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** Starts warm connections without waiting: a server that fails here is logged and retried on first use. */
   onApplicationBootstrap(): void {
-    for (const record of this.registry.current.servers.filter((server) => server.warm)) {
+    this.connectWarm(this.registry.current.servers);
+  }
+
+  private connectWarm(records: readonly UpstreamRecord[]): void {
+    for (const record of records.filter((server) => server.warm)) {
       this.connection(record.server_id)
         ?.connect()
         .catch((error: Error) =>
@@ -41,6 +47,23 @@ export class UpstreamPool implements OnApplicationBootstrap, OnApplicationShutdo
           }),
         );
     }
+  }
+
+  /**
+   * Applies a new registry snapshot (already in force): connections of removed
+   * and changed servers are closed, which stops their children; unchanged ones
+   * keep their connection; new and changed servers connect on first use, or
+   * now when warm.
+   */
+  async apply(diff: RegistryDiff): Promise<void> {
+    const leaving = [...diff.removed, ...diff.changed].flatMap((serverId) => {
+      const connection = this.connections.get(serverId);
+      this.connections.delete(serverId);
+      return connection ? [connection] : [];
+    });
+    await Promise.allSettled(leaving.map((connection) => connection.close()));
+    const arriving = new Set([...diff.added, ...diff.changed]);
+    this.connectWarm(this.registry.current.servers.filter((s) => arriving.has(s.server_id)));
   }
 
   async onApplicationShutdown(): Promise<void> {

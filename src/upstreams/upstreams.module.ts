@@ -1,16 +1,40 @@
 import { Module } from '@nestjs/common';
 import { ToolRegistryModule } from '../tools/tool-registry.module';
+import { UpstreamAdminController } from './admin/upstream-admin.controller';
+import { UpstreamAdminService } from './admin/upstream-admin.service';
+import { RegistryDirWatcher } from './registry-dir.watcher';
+import { RegistryReplication } from './registry-replication';
+import { RegistrySighupListener } from './registry-sighup.listener';
 import { UpstreamPool } from './upstream.pool';
+import { upstreamRecordStoreProvider } from './upstream-record-store.provider';
+import { UpstreamRegistryReconciler } from './upstream-registry.reconciler';
 import { UpstreamRegistryService } from './upstream-registry.service';
 import { UpstreamToolsPublisher } from './upstream-tools.publisher';
 
 /**
- * Upstream MCP servers the gateway fronts: their registry (docs/federation.md),
- * a pool of SDK client connections to them, and their tools in the ToolRegistry.
+ * Upstream MCP servers the gateway fronts: their registry (docs/federation.md)
+ * and its changes at run time, a pool of SDK client connections to them, their
+ * tools in the ToolRegistry, and the admin API under /admin/mcp/servers.
  */
 @Module({
   imports: [ToolRegistryModule],
-  providers: [UpstreamRegistryService, UpstreamPool, UpstreamToolsPublisher],
-  exports: [UpstreamRegistryService, UpstreamPool, UpstreamToolsPublisher],
+  controllers: [UpstreamAdminController],
+  providers: [
+    upstreamRecordStoreProvider,
+    UpstreamRegistryService,
+    UpstreamPool,
+    UpstreamToolsPublisher,
+    UpstreamRegistryReconciler,
+    RegistryDirWatcher,
+    RegistrySighupListener,
+    RegistryReplication,
+    UpstreamAdminService,
+  ],
+  exports: [
+    UpstreamRegistryService,
+    UpstreamPool,
+    UpstreamToolsPublisher,
+    UpstreamRegistryReconciler,
+  ],
 })
 export class UpstreamsModule {}
