@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import type { Pool } from 'pg';
 import { errorChain } from './error-chain';
+import { REGISTRY_LIMITS } from './upstream-registry.limits';
 import type { StoredRegistryFile } from './registry.scanner';
 import {
   UPSTREAM_MIGRATION_LOCK_TABLE,
@@ -59,7 +60,13 @@ export class PostgresUpstreamRecordStore implements UpstreamRecordStore {
       .selectFrom('upstream_servers')
       .select(['server_id', 'format', 'body'])
       .orderBy('server_id')
+      .limit(REGISTRY_LIMITS.maxFiles + 1)
       .execute();
+    if (rows.length > REGISTRY_LIMITS.maxFiles) {
+      throw new Error(
+        `the shared store holds more than ${REGISTRY_LIMITS.maxFiles} records (the registry's limit); nothing in it is loaded`,
+      );
+    }
     return rows.map((row) => ({
       name: `${STORED_FILE_PREFIX}${row.server_id}.${row.format}`,
       bytes: Buffer.from(row.body, 'utf8'),

@@ -165,6 +165,27 @@ describe('admin API /admin/mcp/servers', () => {
     expect((await admin('/nope')).status).toBe(404);
   });
 
+  it('is described in the admin OpenAPI document and refuses a caller without the token', async () => {
+    const res = await fetch(`${gateway.baseUrl}/admin/openapi.json`, {
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    const paths = Object.keys(((await res.json()) as { paths: Json }).paths);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/admin/mcp/servers',
+        '/admin/mcp/servers/{id}',
+        '/admin/mcp/servers/import',
+        '/admin/mcp/servers/{id}/test',
+      ]),
+    );
+    const anonymous = await fetch(`${gateway.baseUrl}/admin/mcp/servers`, {
+      method: 'POST',
+      body: JSON.stringify(echoFile('intruder')),
+    });
+    expect(anonymous.status).toBe(401);
+    expect(existsSync(join(dir, 'intruder.json'))).toBe(false);
+  });
+
   it('refuses invalid input with a 400 naming the field, and changes nothing', async () => {
     const before = await admin('');
     const files = readdirSync(dir).sort();

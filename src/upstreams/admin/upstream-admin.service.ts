@@ -9,6 +9,7 @@ import { UpstreamPool } from '../upstream.pool';
 import { masked } from '../upstream-record.masking';
 import { UpstreamRecord } from '../upstream-record';
 import { RecordStoreConflict } from '../upstream-record.store';
+import { REGISTRY_LIMITS } from '../upstream-registry.limits';
 import { UpstreamRegistryService } from '../upstream-registry.service';
 import { UpstreamToolsPublisher } from '../upstream-tools.publisher';
 import { invalid, RegistryBody } from './registry-body.reader';
@@ -115,6 +116,13 @@ export class UpstreamAdminService {
       );
     }
     if (mode === 'replace' && !existing) throw new NotFoundException(`no server ${serverId}`);
+    const entries = this.registry.current.servers.length + this.registry.current.rejected.length;
+    if (!existing && entries >= REGISTRY_LIMITS.maxFiles) {
+      // One more would push the directory over the scan's limit, and then nothing would load.
+      throw new ConflictException(
+        `the registry holds ${entries} entries; ${REGISTRY_LIMITS.maxFiles} is its limit`,
+      );
+    }
     const owner = this.registry.current.servers.find(
       (s) => s.tool_namespace === record.tool_namespace && s.server_id !== serverId,
     );
