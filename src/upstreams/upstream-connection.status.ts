@@ -8,6 +8,8 @@ export interface UpstreamConnectionStatus {
   lastError?: { message: string; at: string };
   /** When `connected` last changed (or the connection object was made). */
   since: string;
+  /** The last request the upstream answered (an answer that is a tool error counts). */
+  lastSuccessAt?: string;
 }
 
 // Failures of the upstream itself; a tool's own error or refused arguments say nothing about its health.

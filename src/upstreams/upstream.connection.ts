@@ -45,6 +45,7 @@ export class UpstreamConnection {
   private closed = false;
   private lastError?: UpstreamConnectionStatus['lastError'];
   private since = new Date().toISOString();
+  private lastSuccessAt?: string;
 
   constructor(readonly record: UpstreamRecord) {
     this.logger = new Logger(`Upstream ${record.server_id}`);
@@ -61,6 +62,7 @@ export class UpstreamConnection {
       connected: this.connected,
       ...(this.lastError ? { lastError: this.lastError } : {}),
       since: this.since,
+      ...(this.lastSuccessAt ? { lastSuccessAt: this.lastSuccessAt } : {}),
     };
   }
 
@@ -78,7 +80,9 @@ export class UpstreamConnection {
   /** Every tool the upstream lists, all pages, at most MAX_UPSTREAM_TOOLS. */
   async listTools(): Promise<Tool[]> {
     try {
-      return await this.withSession((client) => this.listAllPages(client));
+      const tools = await this.withSession((client) => this.listAllPages(client));
+      this.lastSuccessAt = new Date().toISOString();
+      return tools;
     } catch (error) {
       throw this.noted(upstreamCallError(this.record.server_id, 'tools/list', error));
     }
@@ -107,6 +111,7 @@ export class UpstreamConnection {
           onprogress: options.onprogress,
         }),
       );
+      this.lastSuccessAt = new Date().toISOString();
       return truncateToolOutput(result as CallToolResult, max_tool_output_bytes);
     } catch (error) {
       throw this.noted(upstreamCallError(this.record.server_id, name, error, options.signal));

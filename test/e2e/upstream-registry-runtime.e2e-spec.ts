@@ -255,6 +255,55 @@ describe('admin API /admin/mcp/servers', () => {
     expect((await admin('/gamma')).status).toBe(404);
   }, 60_000);
 
+  it('reports Down, Degraded and Connected from what happened on the connection', async () => {
+    const broken = await admin('', {
+      method: 'POST',
+      body: JSON.stringify({
+        version: 1,
+        server_id: 'broken',
+        transport: 'stdio',
+        stdio: { command: join(dir, 'no-such-program') },
+        allowed_tools: ['*'],
+      }),
+    });
+    expect(broken.status).toBe(201);
+    const down = await eventually(
+      () => admin('/broken'),
+      (reply) => reply.body.status === 'Down',
+    );
+    expect(down.body.last_error).toContain('Upstream broken is unavailable');
+    expect(down.body.tool_count).toBe(0);
+
+    const sleepy = await admin('', {
+      method: 'POST',
+      body: JSON.stringify(
+        echoFile('sleepy', {
+          allowed_tools: ['echo', 'slow'],
+          budgets: { tool_timeout_ms: 200 },
+        }),
+      ),
+    });
+    expect(sleepy.status).toBe(201);
+    await eventually(toolNames, (names) => names.includes('sleepy__slow'));
+    expect((await admin('/sleepy')).body.status).toBe('Connected');
+    const timedOut = await client.callTool({ name: 'sleepy__slow', arguments: { ms: 2_000 } }).then(
+      () => 'answered',
+      () => 'failed',
+    );
+    expect(timedOut).toBe('failed');
+    const degraded = await admin('/sleepy');
+    expect(degraded.body.status).toBe('Degraded');
+    expect(degraded.body.last_error).toContain('timed out');
+    await client.callTool({ name: 'sleepy__echo', arguments: { text: 'ok' } });
+    const recovered = await admin('/sleepy');
+    expect(recovered.body.status).toBe('Connected');
+    // The last failure stays visible, with its time.
+    expect(recovered.body.last_error).toContain('timed out');
+
+    expect((await admin('/broken', { method: 'DELETE' })).status).toBe(200);
+    expect((await admin('/sleepy', { method: 'DELETE' })).status).toBe(200);
+  }, 60_000);
+
   it('imports a YAML body, by content type or by a format field, as a file would load', async () => {
     const yaml = [
       'version: 1',

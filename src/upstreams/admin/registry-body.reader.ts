@@ -27,6 +27,7 @@ const CONTENT_TYPES: Array<[RegExp, RegistryFormat]> = [
  */
 export async function readRegistryBody(req: Request, allowWrapper: boolean): Promise<RegistryBody> {
   const raw = await readBounded(req, ADMIN_BODY_LIMIT_BYTES);
+  if (raw.length > ADMIN_BODY_LIMIT_BYTES) throw tooLarge(ADMIN_BODY_LIMIT_BYTES);
   const type = String(req.headers['content-type'] ?? 'application/json');
   const format = CONTENT_TYPES.find(([pattern]) => pattern.test(type))?.[1];
   if (!format) {
@@ -63,6 +64,10 @@ function isWrapper(value: unknown): value is Record<string, unknown> {
 
 async function readBounded(req: Request, limitBytes: number): Promise<Buffer> {
   if (Buffer.isBuffer(req.body)) return req.body;
+  // A host application with its own JSON body parser has read the stream already.
+  if (typeof req.body === 'object' && req.body !== null) {
+    return Buffer.from(JSON.stringify(req.body), 'utf8');
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -75,6 +80,10 @@ async function readBounded(req: Request, limitBytes: number): Promise<Buffer> {
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+function tooLarge(limitBytes: number): PayloadTooLargeException {
+  return new PayloadTooLargeException(`body exceeds ${limitBytes} bytes (the admin API's limit)`);
 }
 
 export function invalid(field: string, problem: string, problems?: string[]): BadRequestException {

@@ -187,8 +187,12 @@ export class UpstreamAdminService {
   private status(record: UpstreamRecord): ServerStatusDto {
     const status = this.pool.connection(record.server_id)?.status();
     const lastError = status?.lastError;
+    // Degraded: the last thing that happened on a live connection was a failure.
+    const failingNow =
+      lastError !== undefined &&
+      (status?.lastSuccessAt === undefined || lastError.at >= status.lastSuccessAt);
     const state: ServerState = status?.connected
-      ? lastError
+      ? failingNow
         ? 'Degraded'
         : 'Connected'
       : lastError
