@@ -165,6 +165,40 @@ describe('admin API /admin/mcp/servers', () => {
     expect((await admin('/nope')).status).toBe(404);
   });
 
+  it('never returns header values, URL tokens or auth_ref secrets resolved from the environment', async () => {
+    process.env.UPSTREAM_ADMIN_E2E_KEY = `${SECRET}-header`;
+    process.env.UPSTREAM_ADMIN_E2E_BEARER = `${SECRET}-bearer`;
+    try {
+      const created = await admin('', {
+        method: 'POST',
+        body: JSON.stringify({
+          version: 1,
+          server_id: 'remote',
+          transport: 'streamable_http',
+          http: {
+            url: `http://127.0.0.1:9/mcp?token=\${ENV:UPSTREAM_ADMIN_E2E_KEY}`,
+            headers: { 'X-Api-Key': '${ENV:UPSTREAM_ADMIN_E2E_KEY}' },
+            auth_ref: 'env:UPSTREAM_ADMIN_E2E_BEARER',
+          },
+        }),
+      });
+      expect(created.status).toBe(201);
+      const detail = await admin('/remote');
+      expect(detail.body.record.http).toMatchObject({
+        headers: { 'X-Api-Key': '***' },
+        auth_ref: 'env:UPSTREAM_ADMIN_E2E_BEARER',
+        auth_secret: '***',
+      });
+      for (const reply of [created, detail, await admin('')]) {
+        expect(JSON.stringify(reply.body)).not.toContain(SECRET);
+      }
+      expect((await admin('/remote', { method: 'DELETE' })).status).toBe(200);
+    } finally {
+      delete process.env.UPSTREAM_ADMIN_E2E_KEY;
+      delete process.env.UPSTREAM_ADMIN_E2E_BEARER;
+    }
+  });
+
   it('is described in the admin OpenAPI document and refuses a caller without the token', async () => {
     const res = await fetch(`${gateway.baseUrl}/admin/openapi.json`, {
       headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
