@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { GATEWAY_CONFIG } from '../config/config.constants';
 import { GatewayConfig } from '../config/gateway-config';
 import { errorChain } from './error-chain';
+import { TrailingThrottle } from './trailing-throttle';
 import { isScaleOut } from './upstream-record-store.provider';
 import { UpstreamRegistryService } from './upstream-registry.service';
 
@@ -17,6 +18,10 @@ import { UpstreamRegistryService } from './upstream-registry.service';
 export const REGISTRY_CHANNEL = 'upstreams:registry';
 /** How often each replica compares the shared store's revision with the one it loaded. */
 export const REGISTRY_POLL_MS = 5_000;
+/** Announcements (from anyone who can publish on Redis) cause at most one scan per this gap. */
+const ANNOUNCE_GAP_MS = 250;
+/** An announcement is a few bytes; anything longer is not one. */
+const MAX_MESSAGE_CHARS = 1_024;
 /** Each poll waits POLL_MS times a factor in [1 - JITTER, 1 + JITTER], so replicas do not poll in step. */
 const POLL_JITTER = 0.2;
 
@@ -41,6 +46,9 @@ export class RegistryReplication implements OnApplicationBootstrap, OnApplicatio
   private poller?: NodeJS.Timeout;
   private seenRevision?: string;
   private stopped = false;
+  private readonly announced = new TrailingThrottle(ANNOUNCE_GAP_MS, () => {
+    void this.registry.rescan('replica');
+  });
 
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
@@ -84,6 +92,7 @@ export class RegistryReplication implements OnApplicationBootstrap, OnApplicatio
   onApplicationShutdown(): void {
     this.stopped = true;
     clearTimeout(this.poller);
+    this.announced.cancel();
     this.publisher?.disconnect();
     this.subscriber?.disconnect();
   }
@@ -105,6 +114,10 @@ export class RegistryReplication implements OnApplicationBootstrap, OnApplicatio
   }
 
   private receive(text: string): void {
+    if (text.length > MAX_MESSAGE_CHARS) {
+      this.logger.warn({ msg: 'oversized registry message ignored', chars: text.length });
+      return;
+    }
     let message: Partial<RegistryMessage>;
     try {
       message = JSON.parse(text) as Partial<RegistryMessage>;
@@ -113,7 +126,7 @@ export class RegistryReplication implements OnApplicationBootstrap, OnApplicatio
       return;
     }
     if (message.origin === this.origin) return;
-    void this.registry.rescan('replica');
+    this.announced.call();
   }
 
   private schedulePoll(): void {
