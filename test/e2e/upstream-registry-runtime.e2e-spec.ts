@@ -289,6 +289,17 @@ describe('admin API /admin/mcp/servers', () => {
     expect((await admin('/gamma')).status).toBe(404);
   }, 60_000);
 
+  it('runs at most four tests at once; the rest are told to come back', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () => admin('/alpha/test', { method: 'POST' })),
+    );
+    const statuses = replies.map((reply) => reply.status);
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(4);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
+    expect(replies.find((reply) => reply.status === 200)?.body.ok).toBe(true);
+  }, 60_000);
+
   it('reports Down, Degraded and Connected from what happened on the connection', async () => {
     const broken = await admin('', {
       method: 'POST',

@@ -8,6 +8,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiPayloadTooLargeResponse,
+  ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import { Request } from 'express';
 import { AdminController } from '../../admin/admin-controller.decorator';
@@ -103,6 +104,7 @@ export class UpstreamAdminController {
     summary: 'Connect to the server on a throwaway connection and list its tools; nothing is kept',
   })
   @ApiOkResponse({ type: ProbeResultDto })
+  @ApiTooManyRequestsResponse({ description: 'Four tests are running already' })
   test(@Param('id') id: string): Promise<ProbeResultDto> {
     return this.admin.test(id);
   }

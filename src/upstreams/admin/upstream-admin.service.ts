@@ -1,4 +1,11 @@
-import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import {
+  ConflictException,
+  HttpException,
+  HttpStatus,
+  Inject,
+  Injectable,
+  NotFoundException,
+} from '@nestjs/common';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
 import { recordHash } from '../registry-diff';
@@ -23,6 +30,9 @@ import {
 
 type WriteMode = 'create' | 'replace' | 'upsert';
 
+/** Each test may start a child process: only this many at once. */
+export const MAX_CONCURRENT_TESTS = 4;
+
 /**
  * What the admin API reads and changes of the upstream registry. A write is
  * validated exactly as a registry file before anything is stored, stored
@@ -32,6 +42,7 @@ type WriteMode = 'create' | 'replace' | 'upsert';
 @Injectable()
 export class UpstreamAdminService {
   private writing: Promise<unknown> = Promise.resolve();
+  private testsRunning = 0;
 
   constructor(
     private readonly registry: UpstreamRegistryService,
@@ -78,8 +89,20 @@ export class UpstreamAdminService {
     };
   }
 
-  test(serverId: string): Promise<ProbeResult> {
-    return probeUpstream(this.find(serverId));
+  async test(serverId: string): Promise<ProbeResult> {
+    const record = this.find(serverId);
+    if (this.testsRunning >= MAX_CONCURRENT_TESTS) {
+      throw new HttpException(
+        `${MAX_CONCURRENT_TESTS} tests are running (the admin API's limit); try again when one ends`,
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
+    }
+    this.testsRunning++;
+    try {
+      return await probeUpstream(record);
+    } finally {
+      this.testsRunning--;
+    }
   }
 
   /** `serverId` is the path's id (replace), absent for create and import. */
