@@ -2,7 +2,6 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { errorChain } from './error-chain';
 import { RegistryDiff } from './registry-diff';
 import { UpstreamConnection } from './upstream.connection';
-import type { UpstreamRecord } from './upstream-record';
 import { UpstreamRegistryService } from './upstream-registry.service';
 
 /**
@@ -32,11 +31,7 @@ export class UpstreamPool implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** Starts warm connections without waiting: a server that fails here is logged and retried on first use. */
   onApplicationBootstrap(): void {
-    this.connectWarm(this.registry.current.servers);
-  }
-
-  private connectWarm(records: readonly UpstreamRecord[]): void {
-    for (const record of records.filter((server) => server.warm)) {
+    for (const record of this.registry.current.servers.filter((server) => server.warm)) {
       this.connection(record.server_id)
         ?.connect()
         .catch((error: Error) =>
@@ -63,7 +58,13 @@ export class UpstreamPool implements OnApplicationBootstrap, OnApplicationShutdo
     });
     await Promise.allSettled(leaving.map((connection) => connection.close()));
     const arriving = new Set([...diff.added, ...diff.changed]);
-    this.connectWarm(this.registry.current.servers.filter((s) => arriving.has(s.server_id)));
+    for (const record of this.registry.current.servers) {
+      if (!record.warm || !arriving.has(record.server_id)) continue;
+      // As at bootstrap: a failure is retried on first use (the publisher's listing is one).
+      this.connection(record.server_id)
+        ?.connect()
+        .catch(() => undefined);
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
