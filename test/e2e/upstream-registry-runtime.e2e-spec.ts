@@ -248,6 +248,22 @@ describe('admin API /admin/mcp/servers', () => {
     expect(huge.status).toBe(413);
     const exists = await admin('', { method: 'POST', body: JSON.stringify(echoFile('alpha')) });
     expect(exists.status).toBe(409);
+    // gamma.json declares another server: creating gamma would overwrite it.
+    writeFileSync(join(dir, 'gamma.json'), JSON.stringify(echoFile('omega')));
+    await eventually(
+      () => admin(''),
+      (reply) => reply.body.servers.length === 2,
+    );
+    const clobber = await admin('', { method: 'POST', body: JSON.stringify(echoFile('gamma')) });
+    expect(clobber.status).toBe(409);
+    expect(clobber.body.message).toContain(
+      'gamma.json in the registry directory holds server omega',
+    );
+    unlinkSync(join(dir, 'gamma.json'));
+    await eventually(
+      () => admin(''),
+      (reply) => reply.body.servers.length === 1,
+    );
 
     expect(readdirSync(dir).sort()).toEqual(files);
     expect((await admin('')).body.registry.revision).toBe(before.body.registry.revision);

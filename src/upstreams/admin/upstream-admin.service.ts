@@ -155,11 +155,29 @@ export class UpstreamAdminService {
         `"${record.tool_namespace}" is already used by server "${owner.server_id}"`,
       );
     }
+    this.refuseOverwritingAnother(serverId, `${serverId}.${body.format}`);
     const changed = !existing || recordHash(existing) !== recordHash(record);
     await this.stored(() =>
       this.registry.recordStore.put(serverId, body.format, body.text, existing?.file),
     );
     return this.afterWrite(serverId, changed);
+  }
+
+  /** `<id>.<ext>` may already be a file that declares another server: writing it would drop that one. */
+  private refuseOverwritingAnother(serverId: string, name: string): void {
+    if (this.registry.recordStore.kind !== 'directory') return;
+    const { servers, rejected } = this.registry.current;
+    const other =
+      servers.find((s) => s.file === name && s.server_id !== serverId)?.server_id ??
+      rejected.find((r) => r.file === name && r.serverId !== serverId)?.serverId ??
+      (rejected.some((r) => r.file === name && r.serverId === undefined)
+        ? 'a file that does not load'
+        : undefined);
+    if (other !== undefined) {
+      throw new ConflictException(
+        `${name} in the registry directory holds ${other === 'a file that does not load' ? other : `server ${other}`}; rename or remove it first`,
+      );
+    }
   }
 
   /** The body as a registry file named `<id>.<format>` would load, or a 400 naming the first key at fault. */
