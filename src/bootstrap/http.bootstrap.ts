@@ -1,4 +1,4 @@
-import { INestApplication, LoggerService } from '@nestjs/common';
+import { INestApplication, LoggerService, ShutdownSignal } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { EventEmitter } from 'node:events';
@@ -49,7 +49,10 @@ export async function createHttpGateway(
   app.set('trust proxy', 'loopback');
   if (config.http.cors.enabled) enableCors(app, config);
   app.get(McpFrontDoor).install(app.getHttpServer() as EventEmitter);
-  app.enableShutdownHooks();
+  // SIGHUP reloads (governance rules, upstream registry); Nest's default list would stop the gateway on it.
+  app.enableShutdownHooks(
+    Object.values(ShutdownSignal).filter((signal) => signal !== ShutdownSignal.SIGHUP),
+  );
   app.get(ShutdownDeadline).listen();
   return app;
 }

@@ -1,12 +1,17 @@
 import { Command } from 'commander';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Logger } from '@nestjs/common';
+import { ADMIN_TOKEN_ENV } from '../admin/admin-token.guard';
 import { GatewayConfig } from '../config/gateway-config';
+import { GatewayLogger } from '../logging/gateway-logger';
+import { PROBE_TIMEOUT_MS, probeUpstream } from '../upstreams/upstream.probe';
 import { scanRegistry } from '../upstreams/registry.scanner';
 import { masked } from '../upstreams/upstream-record.masking';
 import { UpstreamRegistry } from '../upstreams/upstream-registry';
 import { loadConfigOrExit } from './cli-config';
 import { formatTable, printError, printLine } from './cli-output';
+import { ADMIN_URL_ENV, printDryRun } from './upstreams-dry-run';
 
 interface ListFlags {
   config?: string;
@@ -16,9 +21,16 @@ interface ListFlags {
 interface ValidateFlags {
   config?: string;
   dir?: string;
+  dryRun?: boolean;
+  url?: string;
 }
 
-/** `upstreams list | validate`: the registry as the gateway would load it, without starting it. */
+interface TestFlags {
+  config?: string;
+  timeout?: string;
+}
+
+/** `upstreams list | validate [--dry-run] | test <id>`: the registry as the gateway would load it, without starting it. */
 export function registerUpstreamsCommands(parent: Command): void {
   const upstreams = parent
     .command('upstreams')
@@ -34,7 +46,21 @@ export function registerUpstreamsCommands(parent: Command): void {
     .description('Check every registry file; exit 1 if any does not load')
     .option('--config <path>', 'config file')
     .option('--dir <path>', 'registry directory to check instead of upstreams.registry_dir')
+    .option(
+      '--dry-run',
+      `also show what would change against a running gateway (admin API, ${ADMIN_TOKEN_ENV}) or, without a token, against upstreams.registry_dir`,
+    )
+    .option(
+      '--url <url>',
+      `the running gateway's base URL (default: ${ADMIN_URL_ENV} or the config's http address)`,
+    )
     .action((flags: ValidateFlags) => validateUpstreams(flags));
+  upstreams
+    .command('test <server_id>')
+    .description('Connect to one upstream as the gateway would and print its tools/list summary')
+    .option('--config <path>', 'config file')
+    .option('--timeout <ms>', 'give up after this long', String(PROBE_TIMEOUT_MS))
+    .action((serverId: string, flags: TestFlags) => testUpstream(serverId, flags));
 }
 
 function listUpstreams(flags: ListFlags): void {
@@ -73,7 +99,7 @@ function listUpstreams(flags: ListFlags): void {
   printLine(summary(registry));
 }
 
-function validateUpstreams(flags: ValidateFlags): void {
+async function validateUpstreams(flags: ValidateFlags): Promise<void> {
   const config = loadConfigOrExit(flags.config);
   const dir = flags.dir === undefined ? config.upstreams.registry_dir : path.resolve(flags.dir);
   // A directory named on the command line was meant to exist; the configured one may be absent.
@@ -90,6 +116,51 @@ function validateUpstreams(flags: ValidateFlags): void {
   for (const warning of registry.warnings) printError(`warning: ${warning}`);
   printLine(summary(registry));
   if (registry.rejected.length > 0) process.exitCode = 1;
+  if (!flags.dryRun) return;
+  const configured = () => scan(config, config.upstreams.registry_dir);
+  // Exit 2: the files may be fine, but the comparison could not be made.
+  if (!(await printDryRun(config, registry, configured, flags.url))) process.exitCode = 2;
+}
+
+async function testUpstream(serverId: string, flags: TestFlags): Promise<void> {
+  const config = loadConfigOrExit(flags.config);
+  const timeout = Number(flags.timeout);
+  if (!Number.isInteger(timeout) || timeout < 100 || timeout > 600_000) {
+    printError('--timeout: must be an integer from 100 to 600000 (milliseconds)');
+    process.exitCode = 1;
+    return;
+  }
+  // Connection logs go to stderr, as the gateway's would; stdout is the summary.
+  Logger.overrideLogger(new GatewayLogger({ level: 'warn', format: config.logging.format }));
+  const registry = scan(config, config.upstreams.registry_dir);
+  const record = registry.servers.find((server) => server.server_id === serverId);
+  if (!record) {
+    const rejected = registry.rejected.find((file) => file.serverId === serverId);
+    printError(
+      rejected
+        ? `${serverId}: not loaded: ${rejected.file}: ${rejected.reason}`
+        : `${serverId}: no such server in ${registry.dir}`,
+    );
+    process.exitCode = 1;
+    return;
+  }
+  const result = await probeUpstream(record, timeout);
+  if (!result.ok) {
+    printError(`${serverId}: failed after ${result.duration_ms} ms: ${result.error}`);
+    process.exitCode = 1;
+    return;
+  }
+  printLine(
+    `${serverId}: answered in ${result.duration_ms} ms; ${result.tools} tool(s), ${result.allowed} exposed by allowed_tools/denied_tools`,
+  );
+  const names = result.tool_names ?? [];
+  printLine(
+    formatTable(
+      ['TOOL', 'EXPOSED'],
+      names.map((t) => [t.name, t.exposed ? 'yes' : 'no']),
+    ),
+  );
+  if (names.length < (result.tools ?? 0)) printLine(`(first ${names.length} shown)`);
 }
 
 function scan(config: GatewayConfig, dir: string): UpstreamRegistry {

@@ -26,7 +26,25 @@ export function loadRegistryFile(name: string, options: LoadFileOptions): FileOu
     followSymlinks: false,
   });
   if (!read.ok) return refused(name, [read.problem]);
-  const parsed = parseRegistryFile(name, read.bytes);
+  return loadRegistryBytes(name, read.bytes, options);
+}
+
+/**
+ * A registry file's bytes to a record, exactly as a file in the directory
+ * (the admin API and the PostgreSQL store hand their bodies in here); `name`
+ * gives the format by its extension and is what problems are reported under.
+ */
+export function loadRegistryBytes(
+  name: string,
+  bytes: Buffer,
+  options: LoadFileOptions,
+): FileOutcome {
+  if (bytes.length > REGISTRY_LIMITS.maxFileBytes) {
+    return refused(name, [
+      `is larger than ${REGISTRY_LIMITS.maxFileBytes} bytes (the registry's limit)`,
+    ]);
+  }
+  const parsed = parseRegistryFile(name, bytes);
   if (!parsed.ok) return refused(name, [parsed.problem]);
 
   const serverId = declaredServerId(parsed.data);

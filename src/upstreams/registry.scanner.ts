@@ -1,5 +1,5 @@
 import { listRegistryDir } from './registry-dir.lister';
-import { loadRegistryFile } from './registry-file.loader';
+import { FileOutcome, loadRegistryBytes, loadRegistryFile } from './registry-file.loader';
 import { registryRevision } from './registry-revision';
 import { UpstreamRecord } from './upstream-record';
 import { RejectedFile, rejectedFile, UpstreamRegistry } from './upstream-registry';
@@ -8,6 +8,17 @@ export interface ScanOptions {
   /** Unknown keys reject a file (`upstreams.strict`). */
   strict: boolean;
   now?: () => Date;
+  /**
+   * Records kept outside the directory (the PostgreSQL store of scale-out mode),
+   * loaded after the directory's files, so they win a server_id over a file.
+   */
+  stored?: readonly StoredRegistryFile[];
+}
+
+/** A registry file body kept somewhere else than the directory; `name` gives its format. */
+export interface StoredRegistryFile {
+  name: string;
+  bytes: Buffer;
 }
 
 /**
@@ -25,8 +36,12 @@ export function scanRegistry(
   const rejected: RejectedFile[] = [...listing.rejected];
   const warnings: string[] = [...listing.warnings];
   const loaded: UpstreamRecord[] = [];
-  for (const name of listing.files) {
-    const outcome = loadRegistryFile(name, { dir, env, strict: options.strict });
+  const loadOptions = { dir, env, strict: options.strict };
+  const outcomes: FileOutcome[] = listing.files.map((name) => loadRegistryFile(name, loadOptions));
+  for (const file of options.stored ?? []) {
+    outcomes.push(loadRegistryBytes(file.name, file.bytes, loadOptions));
+  }
+  for (const outcome of outcomes) {
     warnings.push(...outcome.warnings);
     if (outcome.ok) loaded.push(outcome.record);
     else rejected.push(outcome.rejected);

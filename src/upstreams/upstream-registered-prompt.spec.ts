@@ -27,9 +27,12 @@ describe('upstreamRegisteredPrompt', () => {
   });
 
   it('refuses a prompt with too many arguments or an over-long argument name, saying why', () => {
-    const many = Array.from({ length: UPSTREAM_LIST_RELAY_LIMITS.maxPromptArguments + 1 }, (_, i) => ({
-      name: `a${i}`,
-    }));
+    const many = Array.from(
+      { length: UPSTREAM_LIST_RELAY_LIMITS.maxPromptArguments + 1 },
+      (_, i) => ({
+        name: `a${i}`,
+      }),
+    );
     expect(
       upstreamRegisteredPrompt(record, { name: 'p', arguments: many }, 'alpha__p', pool),
     ).toMatch(/more than the limit of 64/);

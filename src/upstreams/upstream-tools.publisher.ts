@@ -96,6 +96,35 @@ export class UpstreamToolsPublisher implements OnApplicationBootstrap, OnApplica
     return this.refresher.request(serverId);
   }
 
+  /**
+   * Lists these servers again (a few at once) and drops the tools of those no
+   * longer in the registry, each through the same coalescing as `refresh`.
+   */
+  async refreshServers(serverIds: readonly string[]): Promise<void> {
+    const queue = [...serverIds];
+    const worker = async (): Promise<void> => {
+      for (let serverId = queue.shift(); serverId; serverId = queue.shift()) {
+        await this.refresher.request(serverId);
+      }
+    };
+    const workers = Math.min(UPSTREAM_TOOL_LIMITS.listingConcurrency, queue.length);
+    await Promise.all(Array.from({ length: workers }, worker));
+  }
+
+  /** The exposed names of one server's published tools, with the upstream's own names. */
+  exposedTools(serverId: string): Array<{ name: string; upstreamTool: string }> {
+    const prefix = `${UPSTREAM_ORIGIN_PREFIX}${serverId}/`;
+    return [...this.published]
+      .filter(([, owner]) => owner === serverId)
+      .flatMap(([name]) => {
+        const origin = this.tools.get(name)?.origin;
+        return origin?.startsWith(prefix)
+          ? [{ name, upstreamTool: origin.slice(prefix.length) }]
+          : [];
+      })
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+
   /** One listing of one server; publishes only when what it lists changed. */
   private async relist(serverId: string): Promise<boolean> {
     const record = this.registry.current.servers.find((server) => server.server_id === serverId);

@@ -40,6 +40,7 @@ import type { UpstreamRecord } from './upstream-record';
 import { UpstreamRestartSupervisor } from './upstream-restart.supervisor';
 import type { UpstreamStatus } from './upstream-state';
 import { createUpstreamTransport } from './upstream-transport.factory';
+import { failureOf, isHealthFailure, UpstreamConnectionStatus } from './upstream-connection.status';
 
 /** What a caller may pass along with an upstream tool call. */
 export interface UpstreamCallOptions {
@@ -82,6 +83,9 @@ export class UpstreamConnection {
   private readonly reaped = new WeakSet<OwnedStdioClientTransport>();
   /** The reaping of a crashed child; a new child waits for it so its slot is free again. */
   private reaping: Promise<void> = Promise.resolve();
+  /** The last request failure that says the upstream is unwell (admin API), and the last answer. */
+  private lastRequestError?: UpstreamConnectionStatus['lastError'];
+  private lastSuccessAt?: string;
 
   constructor(
     readonly record: UpstreamRecord,
@@ -112,6 +116,24 @@ export class UpstreamConnection {
   /** Connected / degraded / down / idle, since when, and the last failure. */
   get status(): Readonly<UpstreamStatus> {
     return this.supervisor.current;
+  }
+
+  /**
+   * For the admin API: the supervisor's state, and the last failure, whether
+   * a crash, a failed start or a request that timed out or found it gone.
+   */
+  health(): UpstreamConnectionStatus {
+    const status = this.supervisor.current;
+    const crash = status.last_error;
+    const lastError =
+      this.lastRequestError ??
+      (crash ? { message: crash, at: status.since.toISOString() } : undefined);
+    return {
+      state: status.state,
+      since: status.since.toISOString(),
+      ...(lastError ? { lastError } : {}),
+      ...(this.lastSuccessAt ? { lastSuccessAt: this.lastSuccessAt } : {}),
+    };
   }
 
   /** The stdio child's pid while one runs (its process group's id when it owns one). */
@@ -152,9 +174,11 @@ export class UpstreamConnection {
   async listTools(): Promise<Tool[]> {
     this.idle.busy();
     try {
-      return await this.withSession((client) => this.listAllPages(client));
+      const tools = await this.withSession((client) => this.listAllPages(client));
+      this.lastSuccessAt = new Date().toISOString();
+      return tools;
     } catch (error) {
-      throw upstreamCallError(this.record.server_id, 'tools/list', error);
+      throw this.noted(upstreamCallError(this.record.server_id, 'tools/list', error));
     } finally {
       this.idle.free();
     }
@@ -184,7 +208,7 @@ export class UpstreamConnection {
         Math.round(performance.now() - queuedAt),
       );
       this.metrics.call(serverId, name, callOutcome(busy), (performance.now() - queuedAt) / 1000);
-      throw busy;
+      throw this.noted(busy);
     }
     const end = this.relayCalls.begin(options.caller);
     let abandoned = false;
@@ -201,12 +225,13 @@ export class UpstreamConnection {
       const size = measureToolOutput(result as CallToolResult);
       this.metrics.outputBytes(serverId, size.contentBytes + size.structuredBytes);
       if (result.isError === true) outcome = 'tool_error';
+      this.lastSuccessAt = new Date().toISOString();
       return truncateToolOutput(result as CallToolResult, max_tool_output_bytes, size);
     } catch (error) {
       abandoned = callAbandoned(error, options.signal);
       const mapped = upstreamCallError(serverId, name, error, options.signal);
       outcome = callOutcome(mapped);
-      throw mapped;
+      throw this.noted(mapped);
     } finally {
       end(abandoned);
       release();
@@ -275,9 +300,10 @@ export class UpstreamConnection {
       await this.disconnect(client, transport);
       this.metrics.connectAttempt(serverId, 'failure');
       this.supervisor.failed(errorChain(error), { restart: stdio && !this.closed });
-      throw upstreamUnavailable(serverId, error);
+      throw this.noted(upstreamUnavailable(serverId, error));
     }
     this.client = client;
+    this.lastRequestError = undefined;
     this.metrics.connectAttempt(serverId, 'success');
     this.supervisor.connected();
     this.idle.arm();
@@ -335,6 +361,12 @@ export class UpstreamConnection {
       await this.disconnect(client, this.transport);
       return request(await this.ready());
     }
+  }
+
+  /** Remembers a failure that says the upstream is unwell, for status(); returns it to be thrown. */
+  private noted(error: unknown): unknown {
+    if (isHealthFailure(error)) this.lastRequestError = failureOf(error);
+    return error;
   }
 
   private async listAllPages(client: Client): Promise<Tool[]> {

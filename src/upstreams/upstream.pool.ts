@@ -12,6 +12,7 @@ import { UpstreamMetrics } from '../observability/upstream.metrics';
 import { ChildSlots } from './child-slots';
 import { errorChain } from './error-chain';
 import { DEFAULT_RESTART_POLICY, RestartPolicy } from './restart-backoff';
+import { RegistryDiff } from './registry-diff';
 import { UpstreamConnection } from './upstream.connection';
 import { NO_UPSTREAM_METRICS, UpstreamMetricsSink } from './upstream-metrics.sink';
 import { UpstreamRegistryService } from './upstream-registry.service';
@@ -100,6 +101,29 @@ export class UpstreamPool implements OnApplicationBootstrap, OnApplicationShutdo
             error: errorChain(error),
           }),
         );
+    }
+  }
+
+  /**
+   * Applies a new registry snapshot (already in force): connections of removed
+   * and changed servers are closed, which stops their children; unchanged ones
+   * keep their connection; new and changed servers connect on first use, or
+   * now when warm.
+   */
+  async apply(diff: RegistryDiff): Promise<void> {
+    const leaving = [...diff.removed, ...diff.changed].flatMap((serverId) => {
+      const connection = this.connections.get(serverId);
+      this.connections.delete(serverId);
+      return connection ? [connection] : [];
+    });
+    await Promise.allSettled(leaving.map((connection) => connection.close()));
+    const arriving = new Set([...diff.added, ...diff.changed]);
+    for (const record of this.registry.current.servers) {
+      if (!record.warm || !arriving.has(record.server_id)) continue;
+      // As at bootstrap: a failure is retried on first use (the publisher's listing is one).
+      this.connection(record.server_id)
+        ?.connect()
+        .catch(() => undefined);
     }
   }
 
