@@ -111,6 +111,11 @@ export class UpstreamToolsPublisher implements OnApplicationBootstrap, OnApplica
     await Promise.all(Array.from({ length: workers }, worker));
   }
 
+  /** Whether the server's last tools/list answered (its tools are served). */
+  isListed(serverId: string): boolean {
+    return this.listed.has(serverId);
+  }
+
   /** The exposed names of one server's published tools, with the upstream's own names. */
   exposedTools(serverId: string): Array<{ name: string; upstreamTool: string }> {
     const prefix = `${UPSTREAM_ORIGIN_PREFIX}${serverId}/`;
