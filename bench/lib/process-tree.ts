@@ -19,3 +19,20 @@ export function childPids(pid: number): number[] {
   }
   return [...children];
 }
+
+/** Every descendant of a process (children, their children, ...), at most `max` of them. */
+export function descendantPids(pid: number, max = 10_000): number[] {
+  const found: number[] = [];
+  const queue = [pid];
+  for (let next = queue.shift(); next !== undefined && found.length < max; next = queue.shift()) {
+    let children: number[] = [];
+    try {
+      children = childPids(next);
+    } catch {
+      continue; // gone meanwhile
+    }
+    found.push(...children);
+    queue.push(...children);
+  }
+  return found.slice(0, max);
+}

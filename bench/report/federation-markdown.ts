@@ -55,7 +55,7 @@ export function federationSection(federation: FederationResults): string {
       `RSS of a governed gateway with ${idle.upstreams} idle stdio upstreams (the same SDK stdio server,`,
       `\`warm: true\`), read 2 s after every upstream tool was listed (${num(idle.listedAfterMs)} ms after the`,
       "gateway's first answer), with no call made; beside the same gateway with no upstream, read the",
-      'same way. The upstream processes are counted apart: they are children of the gateway.',
+      'same way. The upstream processes are counted apart: every process under the gateway, each upstream being a small sh guard (docs/federation.md, stdio children) and the server it runs.',
     ].join(' '),
     '',
     table(

@@ -5,7 +5,7 @@ import { BenchContext, echoModule } from '../lib/context';
 import { startGateway } from '../lib/gateway';
 import { waitForListedTools } from '../lib/listed-tools';
 import { mcpHeaders, openSession } from '../lib/mcp-http';
-import { childPids, rssMb } from '../lib/process-tree';
+import { descendantPids, rssMb } from '../lib/process-tree';
 import { sum } from '../lib/stats';
 import { writeStdioRegistry } from '../lib/upstream-registry';
 import { IdleUpstreamsRss } from '../report/results';
@@ -67,7 +67,8 @@ async function idleGateway(
   }
 }
 
+/** Every process under the gateway: an upstream is a small sh guard and the server it runs. */
 function childrenRss(server: ChildServer): { childrenRssMb: number; children: number } {
-  const pids = childPids(server.pid);
+  const pids = descendantPids(server.pid);
   return { childrenRssMb: sum(pids.map(rssMb).filter(Number.isFinite)), children: pids.length };
 }
