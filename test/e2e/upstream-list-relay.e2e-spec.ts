@@ -2,7 +2,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   McpError,
   Notification,
-  Prompt,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -20,6 +19,7 @@ import { connectSdkClient, SdkClientHandle } from '../support/sdk-clients';
 import { readLedgerRows } from '../support/sqlite-ledger';
 import { REPO_ROOT } from '../support/stdio-process';
 import { EVERYTHING_ENTRY_PATH } from '../support/upstream-records';
+import { allPrompts, allResources } from '../support/sdk-list-pages';
 
 /**
  * What an upstream says and serves beyond its tools, through the gateway to
@@ -119,32 +119,12 @@ async function waitFor(
   }
 }
 
-/** Every page of prompts/list (the stdio fixture gateway has local prompts too). */
-async function allPrompts(client: Client): Promise<Prompt[]> {
-  const prompts: Prompt[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listPrompts(cursor === undefined ? undefined : { cursor });
-    prompts.push(...page.prompts);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return prompts;
+async function allResourceUris(client: Client): Promise<string[]> {
+  return (await allResources(client)).map((resource) => resource.uri);
 }
 
 async function allPromptNames(client: Client): Promise<string[]> {
   return (await allPrompts(client)).map((prompt) => prompt.name);
-}
-
-/** Every page of resources/list. */
-async function allResourceUris(client: Client): Promise<string[]> {
-  const uris: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listResources(cursor === undefined ? undefined : { cursor });
-    uris.push(...page.resources.map((resource) => resource.uri));
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return uris;
 }
 
 /** How many tools/list requests the relay fixture has served, once that number stops moving. */

@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
   copyFileSync,
   mkdirSync,
@@ -21,6 +21,7 @@ import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { connectSdkClient, SdkClientHandle } from '../support/sdk-clients';
 import { readLedgerRows } from '../support/sqlite-ledger';
 import { REPO_ROOT } from '../support/stdio-process';
+import { allTools } from '../support/sdk-list-pages';
 
 /**
  * The worked example of docs/federation.md, run as written: the registry
@@ -131,17 +132,6 @@ async function clientAs(clientId: string): Promise<Client> {
   return handle.client;
 }
 
-async function listAll(client: Client): Promise<Tool[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor === undefined ? undefined : { cursor });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return tools;
-}
-
 async function callError(client: Client, name: string, args: Record<string, unknown>) {
   const error = await client.callTool({ name, arguments: args }).then(
     () => undefined,
@@ -170,7 +160,7 @@ async function ledgerRows(clientId: string, count: number): Promise<LedgerRowRec
 
 describe('real npm MCP servers through the gateway', () => {
   it('lists exactly the tools the example files allow, under their namespaces', async () => {
-    const names = (await listAll(await clientAs('lister'))).map((tool) => tool.name);
+    const names = (await allTools(await clientAs('lister'))).map((tool) => tool.name);
     const upstream = names.filter((name) => name.includes('__')).sort();
     expect(upstream).toEqual([
       'everything__echo',
@@ -275,14 +265,14 @@ describe('real npm MCP servers through the gateway', () => {
     const loaded = gateway.app.get(UpstreamRegistryService).current.servers;
     expect(loaded.map((server) => server.server_id)).toContain('silent');
     const client = await clientAs('prober');
-    const names = (await listAll(client)).map((tool) => tool.name);
+    const names = (await allTools(client)).map((tool) => tool.name);
     expect(names.filter((name) => name.startsWith('silent__'))).toEqual([]);
     expect((await callError(client, 'silent__read_graph', {})).code).toBe(-32001);
   });
 
   it('hides tools a visibility pattern denies from one client only', async () => {
     const client = await clientAs('reader');
-    const names = (await listAll(client)).map((tool) => tool.name);
+    const names = (await allTools(client)).map((tool) => tool.name);
     expect(names).toContain('files__read_text_file');
     expect(names).not.toContain('files__write_file');
     expect(

@@ -1,4 +1,3 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { freePort, RedisServer } from '../support/redis-server';
 import { connectSdkClient } from '../support/sdk-clients';
 import { programCheck, servicesAvailable, tcpCheck } from '../support/service-availability';
 import { REPO_ROOT } from '../support/stdio-process';
+import { allToolNames } from '../support/sdk-list-pages';
 
 /**
  * The registry in real gateway processes: SIGHUP scans again (and does not
@@ -54,18 +54,6 @@ async function eventually<T>(
       throw new Error(`condition not met; last value ${JSON.stringify(value)}`);
     await delay(100);
   }
-}
-
-/** Every page of tools/list (the fixture module's tools fill several). */
-async function allToolNames(client: Client): Promise<string[]> {
-  const names: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor === undefined ? undefined : { cursor });
-    names.push(...page.tools.map((tool) => tool.name));
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return names;
 }
 
 function echoServer(serverId: string): Json {

@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { connectSdkClient, SdkClientHandle } from '../support/sdk-clients';
 import { readLedgerRows } from '../support/sqlite-ledger';
 import { REPO_ROOT } from '../support/stdio-process';
 import { EVERYTHING_ENTRY_PATH } from '../support/upstream-records';
+import { allTools } from '../support/sdk-list-pages';
 
 /**
  * Upstream tools through the gateway, driven by the official SDK client over
@@ -102,18 +103,6 @@ async function clientAs(clientId: string): Promise<Client> {
   return handle.client;
 }
 
-/** Every page of tools/list. */
-async function listAll(client: Client): Promise<Tool[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor === undefined ? undefined : { cursor });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return tools;
-}
-
 async function callError(client: Client, name: string, args: Record<string, unknown> = {}) {
   const error = await client.callTool({ name, arguments: args }).then(
     () => undefined,
@@ -136,7 +125,7 @@ async function ledgerRows(clientId: string, count: number): Promise<LedgerRowRec
 
 describe('upstream tools through the gateway', () => {
   it('lists allowed upstream tools beside local ones under their exposed names', async () => {
-    const names = (await listAll(await clientAs('alpha'))).map((tool) => tool.name);
+    const names = (await allTools(await clientAs('alpha'))).map((tool) => tool.name);
     expect(names).toEqual(
       expect.arrayContaining(['fx_add', 'echo__echo', 'echo__slow', 'everything__echo']),
     );
@@ -149,7 +138,7 @@ describe('upstream tools through the gateway', () => {
   });
 
   it('publishes the upstream schema and the record cost as the cost hint', async () => {
-    const tools = await listAll(await clientAs('alpha'));
+    const tools = await allTools(await clientAs('alpha'));
     const echo = tools.find((tool) => tool.name === 'everything__echo');
     expect(echo?.inputSchema.properties).toHaveProperty('message');
     const fixtureEcho = tools.find((tool) => tool.name === 'echo__echo');
@@ -174,7 +163,7 @@ describe('upstream tools through the gateway', () => {
 
   it('hides upstream tools a visibility rule denies, and answers them as unknown tools', async () => {
     const client = await clientAs('viewer');
-    const names = (await listAll(client)).map((tool) => tool.name);
+    const names = (await allTools(client)).map((tool) => tool.name);
     expect(names.filter((name) => name.startsWith('echo__'))).toEqual([]);
     expect(names).toContain('everything__echo');
     expect((await callError(client, 'echo__echo', { text: 'x' })).code).toBe(-32001);
