@@ -7,6 +7,8 @@ export interface UpstreamConnectionStatus {
   state: UpstreamState;
   /** The last failure to reach the upstream (connect, timeout, gone away); cleared by a new connection. */
   lastError?: { message: string; at: string };
+  /** The last request that says the upstream is unwell came after its last answer. */
+  requestsFailing: boolean;
   /** When the connection entered `state`. */
   since: string;
   /** The last request the upstream answered (an answer that is a tool error counts). */

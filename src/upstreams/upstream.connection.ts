@@ -125,12 +125,16 @@ export class UpstreamConnection {
   health(): UpstreamConnectionStatus {
     const status = this.supervisor.current;
     const crash = status.last_error;
+    const request = this.lastRequestError;
     const lastError =
-      this.lastRequestError ??
-      (crash ? { message: crash, at: status.since.toISOString() } : undefined);
+      request ?? (crash ? { message: crash, at: status.since.toISOString() } : undefined);
     return {
       state: status.state,
       since: status.since.toISOString(),
+      // A crash the supervisor recovered from is history; a request that failed after the last answer is now.
+      requestsFailing:
+        request !== undefined &&
+        (this.lastSuccessAt === undefined || request.at >= this.lastSuccessAt),
       ...(lastError ? { lastError } : {}),
       ...(this.lastSuccessAt ? { lastSuccessAt: this.lastSuccessAt } : {}),
     };

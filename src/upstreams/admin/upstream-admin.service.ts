@@ -237,14 +237,11 @@ export class UpstreamAdminService {
   private status(record: UpstreamRecord): ServerStatusDto {
     const status = this.pool.connection(record.server_id)?.health();
     const lastError = status?.lastError;
-    // Degraded also when connected but the last thing that happened was a failed request.
-    const failingNow =
-      lastError !== undefined &&
-      (status?.lastSuccessAt === undefined || lastError.at >= status.lastSuccessAt);
     const state: ServerState = !status
       ? 'Idle'
       : status.state === 'connected'
-        ? failingNow
+        ? // Degraded also when connected but the last thing that happened was a failed request.
+          status.requestsFailing
           ? 'Degraded'
           : 'Connected'
         : SERVER_STATE_OF[status.state];
