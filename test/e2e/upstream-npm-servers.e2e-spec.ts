@@ -12,14 +12,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { scanRegistry } from '../../src/upstreams/registry.scanner';
 import { UpstreamRegistryService } from '../../src/upstreams/upstream-registry.service';
 import { UpstreamToolsPublisher } from '../../src/upstreams/upstream-tools.publisher';
 import { EverythingHttpServer } from '../support/everything-http';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { connectSdkClient, SdkClientHandle } from '../support/sdk-clients';
-import { readLedgerRows } from '../support/sqlite-ledger';
+import { waitForLedgerRows } from '../support/sqlite-ledger';
 import { REPO_ROOT } from '../support/stdio-process';
 import { allTools } from '../support/sdk-list-pages';
 
@@ -147,15 +146,9 @@ function textOf(result: Record<string, unknown>): string {
   return blocks.map((block) => block.text ?? '').join('\n');
 }
 
-/** The client's ledger rows once `count` of them are settled. */
-async function ledgerRows(clientId: string, count: number): Promise<LedgerRowRecord[]> {
-  const path = gateway.config.ledger.sqlite_path;
-  for (let tries = 0; tries < 100; tries++) {
-    const rows = readLedgerRows<LedgerRowRecord>(path, clientId);
-    if (rows.length >= count) return rows;
-    await delay(50);
-  }
-  throw new Error(`fewer than ${count} ledger rows for ${clientId}`);
+/** The client's settled ledger rows, once `count` of them are there. */
+function ledgerRows(clientId: string, count: number): Promise<LedgerRowRecord[]> {
+  return waitForLedgerRows<LedgerRowRecord>(gateway.config.ledger.sqlite_path, clientId, count);
 }
 
 describe('real npm MCP servers through the gateway', () => {

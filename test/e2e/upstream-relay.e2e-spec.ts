@@ -17,7 +17,7 @@ import { UPSTREAM_RELAY_LIMITS } from '../../src/upstreams/upstream-relay.limits
 import { UpstreamToolsPublisher } from '../../src/upstreams/upstream-tools.publisher';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { connectSdkClient, SdkClientHandle } from '../support/sdk-clients';
-import { readLedgerRows } from '../support/sqlite-ledger';
+import { waitForLedgerRows } from '../support/sqlite-ledger';
 import { REPO_ROOT } from '../support/stdio-process';
 
 /**
@@ -147,13 +147,8 @@ async function writes(client: Client): Promise<number> {
 }
 
 /** The client's settled ledger rows, once `count` of them are there. */
-async function ledgerRows(clientId: string, count: number): Promise<LedgerRowRecord[]> {
-  for (let tries = 0; tries < 100; tries++) {
-    const rows = readLedgerRows<LedgerRowRecord>(gateway.config.ledger.sqlite_path, clientId);
-    if (rows.length >= count) return rows;
-    await delay(50);
-  }
-  throw new Error(`fewer than ${count} ledger rows for ${clientId}`);
+function ledgerRows(clientId: string, count: number): Promise<LedgerRowRecord[]> {
+  return waitForLedgerRows<LedgerRowRecord>(gateway.config.ledger.sqlite_path, clientId, count);
 }
 
 describe('sampling relay', () => {

@@ -3,12 +3,11 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { META_ESTIMATED_COST } from '../../src/tools/tools.constants';
 import { UpstreamToolsPublisher } from '../../src/upstreams/upstream-tools.publisher';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { connectSdkClient, SdkClientHandle } from '../support/sdk-clients';
-import { readLedgerRows } from '../support/sqlite-ledger';
+import { waitForLedgerRows } from '../support/sqlite-ledger';
 import { REPO_ROOT } from '../support/stdio-process';
 import { EVERYTHING_ENTRY_PATH } from '../support/upstream-records';
 import { allTools } from '../support/sdk-list-pages';
@@ -112,15 +111,9 @@ async function callError(client: Client, name: string, args: Record<string, unkn
   return error as McpError & { data?: Record<string, unknown> };
 }
 
-/** The client's ledger rows once `count` of them are settled. */
-async function ledgerRows(clientId: string, count: number): Promise<LedgerRowRecord[]> {
-  const path = gateway.config.ledger.sqlite_path;
-  for (let tries = 0; tries < 100; tries++) {
-    const rows = readLedgerRows<LedgerRowRecord>(path, clientId);
-    if (rows.length >= count) return rows;
-    await delay(50);
-  }
-  throw new Error(`fewer than ${count} ledger rows for ${clientId}`);
+/** The client's settled ledger rows, once `count` of them are there. */
+function ledgerRows(clientId: string, count: number): Promise<LedgerRowRecord[]> {
+  return waitForLedgerRows<LedgerRowRecord>(gateway.config.ledger.sqlite_path, clientId, count);
 }
 
 describe('upstream tools through the gateway', () => {

@@ -38,3 +38,17 @@ export function readLedgerRows<Row>(path: string, clientId?: string): Row[] {
     db.close();
   }
 }
+
+/** A client's ledger rows once at least `count` are there (rows land a moment after the answer). */
+export async function waitForLedgerRows<Row>(
+  path: string,
+  clientId: string,
+  count: number,
+): Promise<Row[]> {
+  for (let tries = 0; tries < 100; tries++) {
+    const rows = readLedgerRows<Row>(path, clientId);
+    if (rows.length >= count) return rows;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`fewer than ${count} ledger rows for ${clientId}`);
+}
