@@ -363,7 +363,12 @@ describe.each<TransportName>(['http', 'stdio'])('governance over %s', (transport
       return (tools.find((t) => t.name === tool)?._meta as Json)['owlclaw/rateLimits'];
     };
     writeConfig(dir, 'main.yaml', mainConfig);
-    await eventually(async () => (await limitsOf(alpha, 'gov_free')) !== undefined);
+    // Both clients: the earlier test left beta denied, and the reload must have reached its view too.
+    await eventually(
+      async () =>
+        (await limitsOf(alpha, 'gov_free')) !== undefined &&
+        (await limitsOf(beta, 'gov_free')) !== undefined,
+    );
     expect(await limitsOf(alpha, 'gov_free')).toEqual({
       maxCallsPerMinute: ALPHA_PER_MINUTE,
       maxCallsPerDay: 1000,
