@@ -27,7 +27,7 @@ const FINITE_MESSAGE = { message: 'must be a finite number' };
  * cannot do for a plain object's arbitrary keys. A non-mapping stays as it is
  * and fails the nested validation with a clear message.
  */
-function toMapOf<T extends object>(schema: new () => T) {
+export function toMapOf<T extends object>(schema: new () => T) {
   return ({ value }: { value: unknown }): unknown => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
     return new Map(
@@ -161,22 +161,6 @@ export class GovernanceSchema {
   @Transform(toMapOf(ClientRulesSchema))
   @IsDefined()
   clients!: Map<string, ClientRulesSchema>;
-}
-
-export class AuthSchema {
-  /** none: X-MCP-Client-ID or the peer address names the client; api_key: a Bearer key is required. */
-  @Default('none')
-  @IsIn(['none', 'api_key'])
-  mode!: 'none' | 'api_key';
-
-  /** `<client_id>:<sha256 hex of the key>` entries; keys are never stored in clear. */
-  @Default([])
-  @Matches(/^[A-Za-z0-9._:@/-]{1,128}:[0-9a-f]{64}$/, {
-    each: true,
-    message: 'each entry must be "<client_id>:<64 lowercase hex sha256 of the key>"',
-  })
-  @IsArray()
-  api_keys!: string[];
 }
 
 export class StateSchema {

@@ -77,10 +77,11 @@ export class CorsSchema {
   @IsArray()
   allowed_headers!: string[];
 
-  // Browsers hide response headers unless exposed; clients must read the session id.
+  // Browsers hide response headers unless exposed; clients must read the session id and OAuth challenges.
   @Default([
     'Mcp-Session-Id',
     'MCP-Protocol-Version',
+    'WWW-Authenticate',
     'X-RateLimit-Limit',
     'X-RateLimit-Remaining',
     'X-RateLimit-Reset',

@@ -8,6 +8,7 @@ import { DEFAULT_CONFIG } from './config.defaults';
 import { GatewayConfigSchema, validateGatewayConfigShape } from './config.schema';
 import { CONFIG_PATH_ENV, readEnv } from './config-env.reader';
 import { suggestKey } from './config-key.suggestion';
+import { oauthConfigProblems } from './config-oauth.check';
 import { FILE_ROOT_KEY, keyLabel, Problem, render } from './config-problem';
 import { GatewayConfig } from './gateway-config';
 
@@ -133,6 +134,7 @@ export function loadGatewayConfigWithSource(
     });
   }
   checkTlsFiles(shape.ok ? shape.config : merged, cwd, originOf, problems);
+  if (shape.ok) problems.push(...oauthConfigProblems(shape.config.auth, originOf));
 
   if (problems.length > 0 || !shape.ok) {
     throw new ConfigValidationError(problems.map(render));

@@ -17,12 +17,12 @@ import { configShapeProblems } from './config-shape.check';
 import { validateStrictly, validationProblems } from './validation-problems';
 import type { GatewayConfig } from './gateway-config';
 import {
-  AuthSchema,
   GovernanceSchema,
   LedgerSchema,
   MetricsSchema,
   StateSchema,
 } from './config-governance.schema';
+import { AuthSchema } from './config-auth.schema';
 import { ConfigPath, Default, Section } from './config-schema.decorators';
 import { IsToolNameSeparator } from './tool-name-separator.validator';
 import {

@@ -32,6 +32,7 @@ export type QuotaConfig = GovernanceConfig['default_quota'];
 export type ClientRulesConfig = GovernanceConfig['clients'][string];
 export type ToolLimitConfig = NonNullable<ClientRulesConfig['tool_limits']>[string];
 export type AuthConfig = GatewayConfig['auth'];
+export type OAuthConfig = AuthConfig['oauth'];
 export type StateConfig = GatewayConfig['state'];
 export type LedgerConfig = GatewayConfig['ledger'];
 export type LoggingConfig = GatewayConfig['logging'];

@@ -15,8 +15,7 @@ import { GovernanceMetrics } from './governance.metrics';
 import { GovernedCallState } from './governed-call.state';
 import { GovernedPrompts } from './governed-prompts';
 import { GovernedTools } from './governed-tools';
-import { ApiKeys } from './identity/api-keys';
-import { ClientIdentityResolver } from './identity/client-identity.resolver';
+import { IdentityModule } from './identity/identity.module';
 import { QuotaPolicy } from './quota/quota.policy';
 import {
   rateLimitOptionsProvider,
@@ -44,7 +43,7 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
  */
 @Global()
 @Module({
-  imports: [LedgerModule, ToolRegistryModule, PromptRegistryModule, TerminusModule],
+  imports: [LedgerModule, ToolRegistryModule, PromptRegistryModule, TerminusModule, IdentityModule],
   controllers: [GovernanceAdminController],
   providers: [
     GovernanceRules,
@@ -55,8 +54,6 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
     RulesChangeNotifier,
     GovernanceRedis,
     RedisHealthIndicator,
-    ApiKeys,
-    ClientIdentityResolver,
     VisibilityPolicy,
     QuotaPolicy,
     GovernedTools,
@@ -83,11 +80,10 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
   ],
   exports: [
     VisibilityPolicy,
-    ClientIdentityResolver,
+    IdentityModule,
     GovernanceRules,
     RedisHealthIndicator,
     // For the @Governed() guards:
-    ApiKeys,
     GovernanceDecisions,
     GovernedTools,
     GovernedPrompts,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { RequestAbort } from '../common/request-abort';
+import { VerifiedToken } from '../governance/identity/oauth/verified-token';
 import { isAtOrAbove, LoggingLevel } from '../session/logging-level';
 import { McpSession } from '../session/mcp-session';
 import { MessageSink } from '../session/message-sink';
@@ -30,6 +31,7 @@ export class DispatchedRequestContext implements McpRequestContext {
     readonly responseHeaders: Record<string, string> | undefined,
     /** The stream tied to the request (stdout, a POST's SSE body); undefined: the session's own. */
     private readonly sink: MessageSink | undefined,
+    readonly token?: VerifiedToken,
   ) {
     this.method = message.method;
     this.requestId = 'id' in message ? message.id : undefined;

@@ -22,6 +22,7 @@ import {
   JsonRpcResponse,
 } from './json-rpc.types';
 import { AuditTrail } from './audit-trail';
+import { VerifiedToken } from '../governance/identity/oauth/verified-token';
 import { DispatchedRequestContext } from './dispatched-request.context';
 import { McpMethodEntry, McpMethodRegistry } from './mcp-method.registry';
 import { McpRequestContext } from './mcp-request-context';
@@ -34,6 +35,8 @@ export interface InboundContext {
   sink?: MessageSink;
   /** Headers for the HTTP response carrying this frame's answer; handlers and guards may add to it. */
   responseHeaders?: Record<string, string>;
+  /** The OAuth caller's validated token (identity, scopes) when the frame came with one. */
+  token?: VerifiedToken;
 }
 
 export type DispatchResult = JsonRpcResponse | JsonRpcResponse[] | undefined;
@@ -265,8 +268,8 @@ export class JsonRpcDispatcher {
     inbound: InboundContext,
     abort: RequestAbort,
   ): McpRequestContext {
-    const { session, sink, responseHeaders } = inbound;
-    return new DispatchedRequestContext(message, session, abort, responseHeaders, sink);
+    const { session, sink, responseHeaders, token } = inbound;
+    return new DispatchedRequestContext(message, session, abort, responseHeaders, sink, token);
   }
 }
 

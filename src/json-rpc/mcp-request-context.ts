@@ -1,4 +1,5 @@
 import { RequestAbort } from '../common/request-abort';
+import { VerifiedToken } from '../governance/identity/oauth/verified-token';
 import { JsonRpcId, JsonRpcParams } from './json-rpc.types';
 import { LoggingLevel } from '../session/logging-level';
 import { McpSession } from '../session/mcp-session';
@@ -56,6 +57,8 @@ export interface McpRequestContext {
   readonly session: McpSession;
   readonly clientId: string;
   readonly transport: McpSession['transport'];
+  /** For an OAuth caller: the validated access token's identity and scopes (never the token itself). */
+  readonly token?: VerifiedToken;
   /** Fires on notifications/cancelled, timeout, or session end (made on first use). */
   readonly signal: AbortSignal;
   /** The request's cancellation itself: the gateway waits on it with race(), a deadline aborts it. */

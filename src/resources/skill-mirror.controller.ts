@@ -8,7 +8,9 @@ import { LATEST_PROTOCOL_VERSION } from '../json-rpc/protocol-version';
 import { SessionRegistry } from '../session/session.registry';
 import { ClientIdentityResolver } from '../governance/identity/client-identity.resolver';
 import { sendHttpError } from '../transport/http/http-reply';
-import { identifyOrRefuse } from '../transport/http/identity-refusal';
+import { CallerIdentity } from '../governance/identity/caller-identity';
+import { CallScopeCheck } from '../governance/identity/oauth/call-scope.check';
+import { identifyOrRefuse, sendIdentityRefusal } from '../transport/http/identity-refusal';
 import { META_ETAG } from './resource-entry';
 import { META_NOT_MODIFIED } from './resources.methods';
 import { formatSkillUri } from './skill-uri';
@@ -40,6 +42,7 @@ export class SkillMirrorController {
     private readonly dispatcher: JsonRpcDispatcher,
     private readonly sessions: SessionRegistry,
     private readonly identity: ClientIdentityResolver,
+    private readonly scopes: CallScopeCheck,
   ) {}
 
   @Get(':category/:name')
@@ -49,13 +52,22 @@ export class SkillMirrorController {
     @Req() req: Request,
     @Res() res: Response,
   ) {
-    const clientId = identifyOrRefuse(this.identity, req, res);
-    if (clientId === undefined) return;
+    const caller = await identifyOrRefuse(this.identity, req, res);
+    if (caller === undefined) return;
     const uri = formatSkillUri({ category, name, path: [] });
-    const full = await this.readThroughGateway(clientId, {
-      uri,
-      ifNoneMatch: req.headers['if-none-match'],
-    });
+    const request = { uri, ifNoneMatch: req.headers['if-none-match'] };
+    const scopeRefusal = this.scopes.refusal(
+      {
+        kind: 'single',
+        entry: {
+          kind: 'request',
+          message: { jsonrpc: '2.0', id: 1, method: 'resources/read', params: request },
+        },
+      },
+      caller,
+    );
+    if (scopeRefusal) return sendIdentityRefusal(req, res, scopeRefusal);
+    const full = await this.readThroughGateway(caller, request);
     if (isFailure(full))
       return sendHttpError(
         res,
@@ -98,16 +110,19 @@ export class SkillMirrorController {
 
   /** One short-lived session per mirror request, identified like any HTTP client. */
   private async readThroughGateway(
-    clientId: string,
+    caller: CallerIdentity,
     params: Record<string, unknown>,
   ): Promise<JsonRpcResponse> {
     // Not capped by limits.sessions_*: it ends with this request and stores nothing of the client's.
-    const session = this.sessions.create('streamable-http', clientId, { capped: false });
+    const session = this.sessions.create('streamable-http', caller.clientId, { capped: false });
     session.protocolVersion = LATEST_PROTOCOL_VERSION;
     session.initialized = true;
     try {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params });
-      return (await this.dispatcher.dispatchFrame(body, { session })) as JsonRpcResponse;
+      return (await this.dispatcher.dispatchFrame(body, {
+        session,
+        token: caller.token,
+      })) as JsonRpcResponse;
     } finally {
       this.sessions.remove(session.id);
     }

@@ -53,6 +53,8 @@ export class McpSession {
   constructor(
     readonly transport: SessionTransport,
     readonly clientId: string,
+    /** Who opened it (see sessionOwnerOf): the client, plus issuer and subject for OAuth. */
+    readonly owner: string = clientId,
   ) {}
 
   touch(): void {

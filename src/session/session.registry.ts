@@ -52,11 +52,11 @@ export class SessionRegistry implements OnModuleInit, OnApplicationShutdown {
   create(
     transport: SessionTransport,
     clientId: string,
-    options: { capped?: boolean } = {},
+    options: { capped?: boolean; owner?: string } = {},
   ): McpSession {
     const capped = options.capped ?? transport !== 'stdio';
     if (capped) this.takeSlot(clientId);
-    const session = new McpSession(transport, clientId);
+    const session = new McpSession(transport, clientId, options.owner);
     if (capped) this.capped.add(session);
     this.sessions.set(session.id, session);
     this.metrics.sessionOpened(transport);

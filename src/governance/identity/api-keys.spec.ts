@@ -8,6 +8,7 @@ describe('ApiKeys', () => {
   const keys = new ApiKeys({
     ...DEFAULT_CONFIG,
     auth: {
+      ...DEFAULT_CONFIG.auth,
       mode: 'api_key',
       api_keys: [`alpha:${sha('key-a')}`, `tenant:bot:${sha('key-b')}`],
     },

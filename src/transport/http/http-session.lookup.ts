@@ -2,14 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { isSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../../json-rpc/protocol-version';
 import { GatewayError } from '../../errors/gateway.error';
+import { CallerIdentity, sessionOwnerOf } from '../../governance/identity/caller-identity';
 import { ClientIdentityResolver } from '../../governance/identity/client-identity.resolver';
+import { IdentityRefused } from '../../governance/identity/identity-refused.error';
 import { JsonRpcId } from '../../json-rpc/json-rpc.types';
 import { McpSession, SessionTransport } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
 import { headerValue, PROTOCOL_VERSION_HEADER, SESSION_HEADER } from './http-headers';
 import { sendHttpError } from './http-reply';
-import { identifyOrRefuse, ownsSessionOrRefuse } from './identity-refusal';
+import { identifyOrRefuse, sendIdentityRefusal } from './identity-refusal';
 import { sendLimitRefusal } from './limit-refusal';
+
+/** A request's session and its sender (undefined: mode none, riding on the session id). */
+export interface SessionRequest {
+  session: McpSession;
+  caller: CallerIdentity | undefined;
+}
 
 /**
  * The Streamable HTTP header rules, in one place: MCP-Protocol-Version must be
@@ -38,19 +46,22 @@ export class HttpSessionLookup {
 
   /**
    * A new session bound to the caller's identity, or undefined with the
-   * refusal written: 400/401 for the identity, 429/503 when the client or the
-   * gateway holds `limits.sessions_*` sessions (the body echoes `requestId`).
+   * refusal written: 400/401/403/503 for the identity, 429/503 when the client
+   * or the gateway holds `limits.sessions_*` sessions (the body echoes `requestId`).
    */
-  open(
+  async open(
     req: IncomingMessage,
     res: ServerResponse,
     transport: SessionTransport,
     requestId: JsonRpcId | null = null,
-  ): McpSession | undefined {
-    const clientId = identifyOrRefuse(this.identity, req, res);
-    if (clientId === undefined) return undefined;
+  ): Promise<SessionRequest | undefined> {
+    const caller = await identifyOrRefuse(this.identity, req, res);
+    if (caller === undefined) return undefined;
     try {
-      return this.sessions.create(transport, clientId);
+      const session = this.sessions.create(transport, caller.clientId, {
+        owner: sessionOwnerOf(caller),
+      });
+      return { session, caller };
     } catch (err) {
       if (!(err instanceof GatewayError)) throw err;
       sendLimitRefusal(res, err, requestId);
@@ -59,15 +70,25 @@ export class HttpSessionLookup {
   }
 
   /**
-   * The session named by the request, or undefined with 400/404 (or, when the
-   * request is not from the client the session was opened for, 401/403) already written.
+   * The session named by the request and who sent it, or undefined with the
+   * refusal already written. The caller is identified first (400/401/503), so
+   * that nothing about sessions is told to a caller without credentials; then
+   * 400/404 for the session id, 403 when it is another identity's session.
    */
-  require(
+  async require(
     req: IncomingMessage,
     res: ServerResponse,
     transport: SessionTransport,
     sessionId = headerValue(req, SESSION_HEADER),
-  ): McpSession | undefined {
+  ): Promise<SessionRequest | undefined> {
+    let caller: CallerIdentity | undefined;
+    try {
+      caller = await this.identity.identifyForSession(req);
+    } catch (err) {
+      if (!(err instanceof IdentityRefused)) throw err;
+      sendIdentityRefusal(req, res, err);
+      return undefined;
+    }
     if (!sessionId) {
       sendHttpError(res, 400, 'Bad Request: Mcp-Session-Id header is required after initialize');
       return undefined;
@@ -81,8 +102,14 @@ export class HttpSessionLookup {
       );
       return undefined;
     }
-    if (!ownsSessionOrRefuse(this.identity, req, res, session.clientId)) return undefined;
+    try {
+      this.identity.checkSessionOwner(caller, session.owner);
+    } catch (err) {
+      if (!(err instanceof IdentityRefused)) throw err;
+      sendIdentityRefusal(req, res, err);
+      return undefined;
+    }
     session.touch();
-    return session;
+    return { session, caller };
   }
 }

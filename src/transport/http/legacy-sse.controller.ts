@@ -4,6 +4,8 @@ import { JsonRpcDispatcher } from '../../json-rpc/json-rpc.dispatcher';
 import { parseFrame } from '../../json-rpc/json-rpc.parser';
 import { SessionRegistry } from '../../session/session.registry';
 import { sendJson } from './http-reply';
+import { CallScopeCheck } from '../../governance/identity/oauth/call-scope.check';
+import { sendIdentityRefusal } from './identity-refusal';
 import { HttpSessionLookup } from './http-session.lookup';
 import { SseHub } from './sse.hub';
 
@@ -22,12 +24,14 @@ export class LegacySseController {
     private readonly sessions: SessionRegistry,
     private readonly lookup: HttpSessionLookup,
     private readonly hub: SseHub,
+    private readonly scopes: CallScopeCheck,
   ) {}
 
   @Get('sse')
-  open(@Req() req: Request, @Res() res: Response): void {
-    const session = this.lookup.open(req, res, 'legacy-sse');
-    if (!session) return;
+  async open(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const found = await this.lookup.open(req, res, 'legacy-sse');
+    if (!found) return;
+    const { session } = found;
     const stream = this.hub.openHeld(session.clientId, res);
     if (!stream) {
       // Refused by limits.sse_streams_*: the stream is the session, so neither is kept.
@@ -48,14 +52,22 @@ export class LegacySseController {
   }
 
   @Post('messages')
-  receive(@Req() req: Request, @Res() res: Response, @Query('sessionId') sessionId?: string): void {
-    const session = this.lookup.require(req, res, 'legacy-sse', sessionId);
-    if (!session) return;
+  async receive(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Query('sessionId') sessionId?: string,
+  ): Promise<void> {
+    const found = await this.lookup.require(req, res, 'legacy-sse', sessionId);
+    if (!found) return;
+    const { session, caller } = found;
     const frame = parseFrame(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
     if (frame.kind === 'unparseable') return sendJson(res, 400, frame.response);
+    // Answers travel on the stream, so a scope refusal is the one thing this POST can still say.
+    const scopeRefusal = this.scopes.refusal(frame, caller);
+    if (scopeRefusal) return sendIdentityRefusal(req, res, scopeRefusal);
     res.status(202).set('Content-Type', 'text/plain').send('Accepted');
     void this.dispatcher
-      .dispatchParsed(frame, { session })
+      .dispatchParsed(frame, { session, token: caller?.token })
       .then((result) => {
         if (result !== undefined) session.sendOnStream(result);
       })

@@ -6,7 +6,9 @@ import { allowsBatching } from '../../json-rpc/protocol-version';
 import { InboundEntry, InboundFrame, isFailure, JsonRpcId } from '../../json-rpc/json-rpc.types';
 import { McpSession } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
+import { CallScopeCheck } from '../../governance/identity/oauth/call-scope.check';
 import { acceptsEventStream } from './http-headers';
+import { sendIdentityRefusal } from './identity-refusal';
 import { sendJson } from './http-reply';
 import { HttpSessionLookup } from './http-session.lookup';
 import { liveHeaders } from './live-headers';
@@ -28,6 +30,7 @@ export class McpPostHandler {
     private readonly lookup: HttpSessionLookup,
     private readonly hub: SseHub,
     private readonly sse: SseSessions,
+    private readonly scopes: CallScopeCheck,
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -38,11 +41,18 @@ export class McpPostHandler {
     const initializeId = initializeRequestId(frame);
     const initializing = initializeId !== undefined;
     // The identity is bound to the session here; later requests must present the same one.
-    const session = initializing
-      ? this.lookup.open(req, res, 'streamable-http', initializeId)
-      : this.lookup.require(req, res, 'streamable-http');
-    if (!session) return;
+    const found = initializing
+      ? await this.lookup.open(req, res, 'streamable-http', initializeId)
+      : await this.lookup.require(req, res, 'streamable-http');
+    if (!found) return;
+    const { session, caller } = found;
+    const scopeRefusal = this.scopes.refusal(frame, caller);
+    if (scopeRefusal) {
+      if (initializing) this.sessions.remove(session.id);
+      return sendIdentityRefusal(req, res, scopeRefusal);
+    }
     if (initializing) res.setHeader('Mcp-Session-Id', session.id);
+    const token = caller?.token;
 
     const sink = new PostResponseSink(
       res,
@@ -54,12 +64,13 @@ export class McpPostHandler {
     if (!expectsAnswer(frame, session)) {
       // Notifications and responses only: acknowledge, then process.
       sink.finish(undefined);
-      await this.dispatcher.dispatchParsed(frame, { session });
+      await this.dispatcher.dispatchParsed(frame, { session, token });
       return;
     }
     const result = await this.dispatcher.dispatchParsed(frame, {
       session,
       sink,
+      token,
       responseHeaders: liveHeaders(res),
     });
     if (initializing && (result === undefined || Array.isArray(result) || isFailure(result))) {

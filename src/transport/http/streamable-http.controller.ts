@@ -25,8 +25,8 @@ export class StreamableHttpController {
   ) {}
 
   @Get()
-  stream(@Req() req: Request, @Res() res: Response): void {
-    this.openStandaloneStream(req, res);
+  stream(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.openStandaloneStream(req, res);
   }
 
   /** The seeds' notification stream: same as GET /mcp, the session may also come as ?sessionId=. */
@@ -35,26 +35,31 @@ export class StreamableHttpController {
     @Req() req: Request,
     @Res() res: Response,
     @Query('sessionId') sessionId?: string,
-  ): void {
-    this.openStandaloneStream(req, res, sessionId);
+  ): Promise<void> {
+    return this.openStandaloneStream(req, res, sessionId);
   }
 
   @Delete()
-  terminate(@Req() req: Request, @Res() res: Response): void {
+  async terminate(@Req() req: Request, @Res() res: Response): Promise<void> {
     if (!this.lookup.checkProtocolVersion(req, res)) return;
-    const session = this.lookup.require(req, res, 'streamable-http');
-    if (!session) return;
-    this.sessions.remove(session.id);
+    const found = await this.lookup.require(req, res, 'streamable-http');
+    if (!found) return;
+    this.sessions.remove(found.session.id);
     res.status(200).end();
   }
 
-  private openStandaloneStream(req: Request, res: Response, sessionId?: string): void {
+  private async openStandaloneStream(
+    req: Request,
+    res: Response,
+    sessionId?: string,
+  ): Promise<void> {
     if (!this.lookup.checkProtocolVersion(req, res)) return;
     if (!acceptsEventStream(req)) {
       return sendHttpError(res, 406, 'Not Acceptable: GET needs Accept: text/event-stream');
     }
-    const session = this.lookup.require(req, res, 'streamable-http', sessionId ?? undefined);
-    if (!session) return;
+    const found = await this.lookup.require(req, res, 'streamable-http', sessionId ?? undefined);
+    if (!found) return;
+    const { session } = found;
     const lastEventId = headerValue(req, LAST_EVENT_ID_HEADER);
     if (lastEventId !== undefined) return this.resumeStream(session, lastEventId, res);
     if (session.hasStandaloneStream()) {
