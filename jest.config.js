@@ -9,6 +9,7 @@ const esmPackages = [
   'uint8array-extras',
   '@tokenizer',
   '@willsoto',
+  'jose',
 ];
 
 /** @type {import('jest').Config} */
