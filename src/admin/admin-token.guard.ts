@@ -1,30 +1,89 @@
 import {
   CanActivate,
   ExecutionContext,
+  ForbiddenException,
+  Inject,
   Injectable,
   NotFoundException,
+  ServiceUnavailableException,
   UnauthorizedException,
 } from '@nestjs/common';
-import { Request } from 'express';
+import { Request, Response } from 'express';
 import { BearerToken } from '../common/bearer-token';
+import { GATEWAY_CONFIG } from '../config/config.constants';
+import { acceptsOAuth } from '../config/config-oauth.check';
+import { GatewayConfig } from '../config/gateway-config';
+import { AccessTokenVerifier } from '../governance/identity/oauth/access-token.verifier';
+import {
+  bearerChallenge,
+  protectedResourceMetadataUrl,
+} from '../governance/identity/oauth/bearer-challenge';
+import { TokenRefused } from '../governance/identity/oauth/verified-token';
 
 export const ADMIN_TOKEN_ENV = 'MCP_SERVER_ADMIN_TOKEN';
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 /**
- * The admin API exists only when MCP_SERVER_ADMIN_TOKEN is set (404 otherwise,
- * so a gateway without it does not even reveal the routes); every request
- * needs `Authorization: Bearer <token>` (401 otherwise, compared in constant time).
+ * The admin API exists only when MCP_SERVER_ADMIN_TOKEN is set or, in an
+ * OAuth mode, `auth.oauth.admin_scope` is (404 otherwise, so a gateway
+ * without either does not even reveal the routes). Every request needs
+ * `Authorization: Bearer` with the admin token (compared in constant time)
+ * or an access token for this gateway carrying the admin scope: 401 without
+ * a valid credential, 403 for a token without the scope.
  */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
   private readonly expected = BearerToken.fromEnv(ADMIN_TOKEN_ENV);
+  private readonly adminScope?: string;
+  private readonly metadataUrl?: string;
 
-  canActivate(context: ExecutionContext): boolean {
-    if (!this.expected) throw new NotFoundException();
-    const header = context.switchToHttp().getRequest<Request>().headers.authorization;
-    if (!this.expected.matches(header)) {
-      throw new UnauthorizedException('A valid admin bearer token is required');
+  constructor(
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+    private readonly tokens: AccessTokenVerifier,
+  ) {
+    const { mode, oauth } = config.auth;
+    if (acceptsOAuth(mode) && oauth.admin_scope !== '') {
+      this.adminScope = oauth.admin_scope;
+      this.metadataUrl = protectedResourceMetadataUrl(oauth.resource);
     }
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (!this.expected && !this.adminScope) throw new NotFoundException();
+    const http = context.switchToHttp();
+    const header = http.getRequest<Request>().headers.authorization;
+    if (this.expected?.matches(header)) return true;
+    const token = BEARER.exec(header ?? '')?.[1];
+    if (!this.adminScope || token === undefined) {
+      throw new UnauthorizedException(
+        this.adminScope
+          ? 'A valid admin bearer token, or an access token with the admin scope, is required'
+          : 'A valid admin bearer token is required',
+      );
+    }
+    await this.checkAccessToken(token, this.adminScope, http.getResponse<Response>());
     return true;
+  }
+
+  private async checkAccessToken(token: string, scope: string, res: Response): Promise<void> {
+    const challenge = (params: Parameters<typeof bearerChallenge>[1]) =>
+      res.setHeader('WWW-Authenticate', bearerChallenge(this.metadataUrl!, params));
+    let scopes: ReadonlySet<string>;
+    try {
+      scopes = (await this.tokens.verify(token)).scopes;
+    } catch (err) {
+      if (!(err instanceof TokenRefused)) throw err;
+      if (err.unavailable) throw new ServiceUnavailableException(err.description);
+      challenge({ error: 'invalid_token', description: err.description, scope });
+      throw new UnauthorizedException(`Invalid admin credential: ${err.description}`);
+    }
+    if (!scopes.has(scope)) {
+      challenge({
+        error: 'insufficient_scope',
+        description: `the admin API needs scope ${scope}`,
+        scope,
+      });
+      throw new ForbiddenException(`The admin API needs an access token with the scope ${scope}`);
+    }
   }
 }

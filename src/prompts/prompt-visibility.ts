@@ -1,4 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
+import { ScopeGrants } from '../governance/identity/oauth/scope-grants';
 import { VisibilityPolicy } from '../governance/visibility/visibility.policy';
 import { RegisteredPrompt } from './registered-prompt';
 
@@ -10,9 +11,14 @@ import { RegisteredPrompt } from './registered-prompt';
  */
 @Injectable()
 export class PromptVisibility {
-  constructor(@Optional() private readonly policy?: VisibilityPolicy) {}
+  constructor(
+    @Optional() private readonly policy?: VisibilityPolicy,
+    @Optional() private readonly scopes?: ScopeGrants,
+  ) {}
 
-  isVisible(prompt: RegisteredPrompt, clientId: string): boolean {
+  /** `granted`: an OAuth caller's scopes, which must cover a prompt some `auth.oauth.scopes` entry names. */
+  isVisible(prompt: RegisteredPrompt, clientId: string, granted?: ReadonlySet<string>): boolean {
+    if (this.scopes && !this.scopes.allows('prompt', prompt.name, granted)) return false;
     return this.policy?.isPromptVisible(prompt.name, clientId, prompt.options.reads) ?? true;
   }
 }

@@ -31,7 +31,7 @@ export class PromptsMethods {
   list(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
     const visible = this.registry
       .list()
-      .filter((prompt) => this.visibility.isVisible(prompt, ctx.clientId));
+      .filter((prompt) => this.visibility.isVisible(prompt, ctx.clientId, ctx.token?.scopes));
     const page = paginate(visible, params.cursor, PROMPTS_PAGE_SIZE);
     const prompts = page.items.map(toListEntry);
     return page.nextCursor === undefined ? { prompts } : { prompts, nextCursor: page.nextCursor };

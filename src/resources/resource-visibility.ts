@@ -1,4 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
+import { ScopeGrants } from '../governance/identity/oauth/scope-grants';
 import { VisibilityPolicy } from '../governance/visibility/visibility.policy';
 import { SkillFile, SkillRecord } from './skill-record';
 import { skillFileUri } from './skill-uri';
@@ -11,9 +12,14 @@ import { skillFileUri } from './skill-uri';
  */
 @Injectable()
 export class ResourceVisibility {
-  constructor(@Optional() private readonly policy?: VisibilityPolicy) {}
+  constructor(
+    @Optional() private readonly policy?: VisibilityPolicy,
+    @Optional() private readonly scopes?: ScopeGrants,
+  ) {}
 
-  isVisible(uri: string, clientId: string): boolean {
+  /** `granted`: an OAuth caller's scopes, which must cover a resource some `auth.oauth.scopes` entry names. */
+  isVisible(uri: string, clientId: string, granted?: ReadonlySet<string>): boolean {
+    if (this.scopes && !this.scopes.allows('resource', uri, granted)) return false;
     return this.policy?.isResourceVisible(uri, clientId) ?? true;
   }
 

@@ -45,7 +45,7 @@ export class ResourcesMethods {
         (entry) =>
           (category === undefined || entry._meta?.[META_CATEGORY] === category) &&
           tags.every((tag) => tagsOf(entry).includes(tag)) &&
-          this.visibility.isVisible(entry.uri, ctx.clientId),
+          this.visibility.isVisible(entry.uri, ctx.clientId, ctx.token?.scopes),
       );
     const page = paginate(visible, params.cursor, RESOURCES_PAGE_SIZE);
     return page.nextCursor === undefined

@@ -1,4 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
+import { ScopeGrants } from '../governance/identity/oauth/scope-grants';
 import { VisibilityPolicy } from '../governance/visibility/visibility.policy';
 import { RegisteredTool } from './registered-tool';
 
@@ -10,9 +11,14 @@ import { RegisteredTool } from './registered-tool';
  */
 @Injectable()
 export class ToolVisibility {
-  constructor(@Optional() private readonly policy?: VisibilityPolicy) {}
+  constructor(
+    @Optional() private readonly policy?: VisibilityPolicy,
+    @Optional() private readonly scopes?: ScopeGrants,
+  ) {}
 
-  isVisible(tool: RegisteredTool, clientId: string): boolean {
+  /** `granted`: an OAuth caller's scopes, which must cover a tool some `auth.oauth.scopes` entry names. */
+  isVisible(tool: RegisteredTool, clientId: string, granted?: ReadonlySet<string>): boolean {
+    if (this.scopes && !this.scopes.allows('tool', tool.name, granted)) return false;
     if (!this.policy) return tool.options.visibility !== 'hidden';
     return this.policy.isToolVisible(tool.name, clientId, tool.options.visibility);
   }

@@ -32,7 +32,7 @@ export class ToolsMethods {
     const visible: Array<{ tool: RegisteredTool; entry: ToolListEntry }> = [];
     for (const [name, cached] of this.cache.entries()) {
       const tool = this.registry.get(name);
-      if (!tool || !this.visibility.isVisible(tool, ctx.clientId)) continue;
+      if (!tool || !this.visibility.isVisible(tool, ctx.clientId, ctx.token?.scopes)) continue;
       const { withSkill } = cached;
       // A linked skill's text only for a client that may read that skill.
       const mayRead = withSkill && this.visibility.mayReadSkill(withSkill.skillUri, ctx.clientId);
