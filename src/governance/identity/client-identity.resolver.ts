@@ -91,10 +91,13 @@ export class ClientIdentityResolver {
   }
 
   /**
-   * A 403 for a token that lacks the scopes a request needs, so that the
-   * client may step up (RFC 6750 section 3.1). `scope` is what to ask for.
+   * A 403 for a token that lacks a scope a request needs, so that the client
+   * may step up (RFC 6750 section 3.1). The challenge's `scope` is everything
+   * the new token needs: the required scopes with the missing one, since
+   * clients ask for exactly what it names.
    */
-  insufficientScope(scope: string, message: string): IdentityRefused {
+  insufficientScope(missing: string, message: string): IdentityRefused {
+    const scope = [...new Set([...this.requiredScopes, missing])].join(' ');
     return new IdentityRefused(
       403,
       ErrorCode.GovernanceDenied,
@@ -159,8 +162,10 @@ export class ClientIdentityResolver {
     }
     const missing = this.requiredScopes.filter((scope) => !verified.scopes.has(scope));
     if (missing.length > 0) {
-      const scope = this.requiredScopes.join(' ');
-      throw this.insufficientScope(scope, `this gateway needs the scopes ${scope}`);
+      throw this.insufficientScope(
+        missing[0],
+        `this gateway needs the scopes ${this.requiredScopes.join(' ')}`,
+      );
     }
     return { clientId: verified.clientId, token: verified };
   }

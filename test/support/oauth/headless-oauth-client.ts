@@ -17,6 +17,8 @@ export interface HeadlessOAuthClientSettings {
   /** A registration made beforehand; without it the SDK registers dynamically. */
   clientInformation?: OAuthClientInformationMixed;
   maxRedirects?: number;
+  /** False registers for authorization codes only, so that a new scope needs a new authorization (step-up). */
+  refreshTokens?: boolean;
 }
 
 /**
@@ -46,7 +48,10 @@ export class HeadlessOAuthClient implements OAuthClientProvider {
     return {
       client_name: 'headless test client',
       redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
+      grant_types:
+        this.settings.refreshTokens === false
+          ? ['authorization_code']
+          : ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
       ...(this.settings.scope === undefined ? {} : { scope: this.settings.scope }),
