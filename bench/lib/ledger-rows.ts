@@ -51,6 +51,8 @@ export function ledgerRow(i: number, rows: number, span: TimeSpan): Array<string
     outcome === 'denied' ? null : resultDigest(i),
     null,
     null,
+    null,
+    null,
   ];
 }
 
@@ -81,6 +83,8 @@ export const POSTGRES_ROW_SELECT = `
     null,
     case when i % 100 > 2 then null else 'error ' || i end,
     case when i % 100 < 2 then null else lpad(to_hex(i), 64, '0') end,
+    null,
+    null,
     null,
     null
   from generate_series(0, $3::bigint - 1) as g(i)`;

@@ -55,6 +55,22 @@ export class LedgerEntryDto {
   upstreamTool!: string | null;
 
   @ApiProperty({
+    description:
+      "For a call made with an OAuth access token: the token's subject (sub claim); null for API-key, header and stdio callers",
+    type: String,
+    nullable: true,
+  })
+  subject!: string | null;
+
+  @ApiProperty({
+    description:
+      "For a call made with an OAuth access token: the token's id (jti claim), null when it has none; the token itself is never recorded",
+    type: String,
+    nullable: true,
+  })
+  tokenId!: string | null;
+
+  @ApiProperty({
     description: 'Arguments after redaction; null when argument recording is off',
     type: 'object',
     additionalProperties: true,

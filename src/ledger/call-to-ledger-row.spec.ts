@@ -3,6 +3,7 @@ import { prepareResponse } from '../json-rpc/json-rpc.serializer';
 import { RequestAbort } from '../common/request-abort';
 import { CompletedCall } from '../json-rpc/call-observers';
 import { JsonRpcId, JsonRpcParams, JsonRpcResponse } from '../json-rpc/json-rpc.types';
+import { VerifiedToken } from '../governance/identity/oauth/verified-token';
 import { CallRecord, McpRequestContext } from '../json-rpc/mcp-request-context';
 import { McpSession } from '../session/mcp-session';
 import { ArgumentRedactor } from './argument-redactor';
@@ -104,6 +105,8 @@ describe('toLedgerRow', () => {
       resultSha256: sha256(JSON.stringify(result)),
       upstreamServer: null,
       upstreamTool: null,
+      subject: null,
+      tokenId: null,
     });
   });
 
@@ -125,6 +128,31 @@ describe('toLedgerRow', () => {
       target: 'github__search_issues',
       upstreamServer: 'github',
       upstreamTool: 'search_issues',
+    });
+  });
+
+  it("records an OAuth caller's token subject and id, and a null id for a token without jti", () => {
+    const token = (tokenId?: string): VerifiedToken => ({
+      issuer: 'https://idp.example.com/realms/acme',
+      subject: 'user-8c1f',
+      clientId: 'client-7',
+      tokenId,
+      scopes: new Set(['mcp']),
+      expiresAt: 1_700_000_600,
+    });
+    const call = completed('tools/call', { name: 'orders_get' }, ok({ content: [] }), {
+      target: 'orders_get',
+      executed: true,
+    });
+    const calledWith = (t: VerifiedToken) => ({ ...call, context: { ...call.context, token: t } });
+    expect(toLedgerRow(calledWith(token('jti-42')), options)).toMatchObject({
+      clientId: 'client-7',
+      subject: 'user-8c1f',
+      tokenId: 'jti-42',
+    });
+    expect(toLedgerRow(calledWith(token()), options)).toMatchObject({
+      subject: 'user-8c1f',
+      tokenId: null,
     });
   });
 

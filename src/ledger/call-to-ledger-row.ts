@@ -40,6 +40,8 @@ export function toLedgerRow(call: CompletedCall, options: LedgerRowOptions): Led
     resultSha256: sent?.sha256 ?? null,
     upstreamServer: context.call.upstream?.server ?? null,
     upstreamTool: context.call.upstream?.tool ?? null,
+    subject: context.token?.subject ?? null,
+    tokenId: context.token?.tokenId ?? null,
   };
 }
 

@@ -22,6 +22,8 @@ const row: LedgerRow = {
   resultSha256: null,
   upstreamServer: null,
   upstreamTool: null,
+  subject: null,
+  tokenId: null,
 };
 
 describe('ledger row columns', () => {

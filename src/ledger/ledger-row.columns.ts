@@ -27,6 +27,8 @@ export const LEDGER_INSERTED_COLUMNS = [
   'result_sha256',
   'upstream_server',
   'upstream_tool',
+  'subject',
+  'token_id',
 ] as const satisfies ReadonlyArray<Exclude<keyof LedgerTable, 'id'>>;
 
 /** A LedgerRow as table columns. Durations and sizes are whole numbers in the table. */
@@ -52,6 +54,8 @@ export function toColumns(row: LedgerRow): Insertable<LedgerTable> {
     result_sha256: row.resultSha256,
     upstream_server: row.upstreamServer,
     upstream_tool: row.upstreamTool,
+    subject: row.subject,
+    token_id: row.tokenId,
   };
 }
 
@@ -82,6 +86,8 @@ export function toColumnValues(row: LedgerRow): unknown[] {
     row.resultSha256,
     row.upstreamServer,
     row.upstreamTool,
+    row.subject,
+    row.tokenId,
   ];
 }
 
@@ -108,5 +114,7 @@ export function fromColumns(columns: Selectable<LedgerTable>): StoredLedgerRow {
     resultSha256: columns.result_sha256 ?? null,
     upstreamServer: columns.upstream_server ?? null,
     upstreamTool: columns.upstream_tool ?? null,
+    subject: columns.subject ?? null,
+    tokenId: columns.token_id ?? null,
   };
 }

@@ -59,6 +59,10 @@ export interface LedgerRow {
   upstreamServer: string | null;
   /** The upstream's own name of the tool (the exposed name is `target`); null for local tools. */
   upstreamTool: string | null;
+  /** The OAuth access token's subject (`sub`); null for API-key, header and stdio callers. */
+  subject: string | null;
+  /** The OAuth access token's id (`jti`), null when it has none; the token itself is never stored. */
+  tokenId: string | null;
 }
 
 /** A stored row with its database id (monotonic, usable as a cursor). */

@@ -59,6 +59,8 @@ export function defineLedgerStoreContract(target: LedgerStoreTarget): void {
         resultSha256: 'a'.repeat(64),
         upstreamServer: 'github',
         upstreamTool: 'search_issues',
+        subject: 'user-8c1f',
+        tokenId: 'jti-é-42',
       });
       const second = ledgerRow({
         time: T0 + 5,

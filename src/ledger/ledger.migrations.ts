@@ -4,6 +4,7 @@ import { createJournalProgress } from './journal/journal-progress.migration';
 import { addCostFlag } from './ledger-cost-flag.migration';
 import { createLedgerInbox } from './ledger-inbox.migration';
 import { addErrorMessageAndResultDigest } from './ledger-result-digest.migration';
+import { addTokenIdentityColumns } from './ledger-token-identity.migration';
 import { addUpstreamColumns } from './ledger-upstream.migration';
 import { createUsageSummary } from './ledger-usage.migration';
 
@@ -31,6 +32,7 @@ export function ledgerMigrations(driver: Driver): Record<string, Migration> {
     '0005_cost_flag': addCostFlag(driver),
     '0006_error_message_result_sha256': addErrorMessageAndResultDigest(driver),
     '0007_upstream_server_tool': addUpstreamColumns(driver),
+    '0008_subject_token_id': addTokenIdentityColumns(driver),
   };
 }
 

@@ -32,6 +32,10 @@ export interface LedgerTable {
   upstream_server: string | null;
   /** The upstream's own name of that tool, without the namespace (migration 0007). */
   upstream_tool: string | null;
+  /** The OAuth access token's `sub`, null for other callers (migration 0008). */
+  subject: string | null;
+  /** The OAuth access token's `jti`, null without one; never the token itself (migration 0008). */
+  token_id: string | null;
 }
 
 /**

@@ -101,6 +101,8 @@ function row(i: number, overrides: Partial<LedgerRow> = {}): LedgerRow {
     resultSha256: i === 5 ? null : createHash('sha256').update(`{"i":${i}}`).digest('hex'),
     upstreamServer: i === 6 ? 'orders' : null,
     upstreamTool: i === 6 ? 'get_order' : null,
+    subject: i === 4 ? 'user-8c1f' : null,
+    tokenId: i === 4 ? 'jti-4' : null,
     ...overrides,
   };
 }
@@ -166,6 +168,8 @@ describe('admin API with MCP_SERVER_ADMIN_TOKEN', () => {
       cost: 0,
       upstreamServer: null,
       upstreamTool: null,
+      subject: null,
+      tokenId: null,
       arguments: { i: 5 },
       time: T0 + 5 * 60_000,
       timestamp: new Date(T0 + 5 * 60_000).toISOString(),
@@ -176,6 +180,11 @@ describe('admin API with MCP_SERVER_ADMIN_TOKEN', () => {
       resultBytes: 10,
       upstreamServer: 'orders',
       upstreamTool: 'get_order',
+    });
+    expect(first.body.items[2]).toMatchObject({
+      requestId: 'n:4',
+      subject: 'user-8c1f',
+      tokenId: 'jti-4',
     });
     expect(typeof first.body.nextCursor).toBe('string');
     expect(first.body.nextCursor).toMatch(/^[A-Za-z0-9_-]+$/);
@@ -270,6 +279,8 @@ describe('admin API with MCP_SERVER_ADMIN_TOKEN', () => {
         'resultBytes',
         'upstreamServer',
         'upstreamTool',
+        'subject',
+        'tokenId',
       ]),
     );
     expect(doc.components.schemas.LedgerEntryDto.properties.outcome.enum).toEqual([

@@ -41,6 +41,8 @@ function ledgerRow(
     resultSha256: null,
     upstreamServer: null,
     upstreamTool: null,
+    subject: null,
+    tokenId: null,
   };
 }
 

@@ -36,6 +36,7 @@ const JOURNAL_ROW_LENGTHS: ReadonlySet<number> = new Set([
   LEDGER_INSERTED_COLUMNS.indexOf('cost_flag'),
   LEDGER_INSERTED_COLUMNS.indexOf('error_message'),
   LEDGER_INSERTED_COLUMNS.indexOf('upstream_server'),
+  LEDGER_INSERTED_COLUMNS.indexOf('subject'),
   LEDGER_INSERTED_COLUMNS.length,
 ]);
 

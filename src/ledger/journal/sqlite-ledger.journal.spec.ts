@@ -216,6 +216,36 @@ describe('SQLite ledger journal', () => {
     }
   });
 
+  it('moves lines written before the token columns existed, with null subject and token id', async () => {
+    const path = newPath();
+    const store = new KyselyLedgerStore({ driver: 'sqlite', path });
+    await store.init();
+    try {
+      const token = { subject: 'user-8c1f', tokenId: 'jti-42' };
+      await store.append([ledgerRow({ requestId: 'current', ...token })]);
+      const [journal] = files(path).filter((f) => f.endsWith('.jsonl'));
+      const before0008 = (requestId: string) =>
+        toColumnValues(ledgerRow({ requestId, upstreamTool: 'search_issues', ...token })).slice(
+          0,
+          LEDGER_INSERTED_COLUMNS.indexOf('subject'),
+        );
+      const lines = [before0008('lone'), [before0008('group-1'), before0008('group-2')]];
+      appendFileSync(
+        join(journalDirFor(path), journal),
+        lines.map((line) => `${JSON.stringify(line)}\n`).join(''),
+      );
+      const rows = await store.query({ limit: 10 });
+      expect(rows.map((r) => [r.requestId, r.upstreamTool, r.subject, r.tokenId])).toEqual([
+        ['group-2', 'search_issues', null, null],
+        ['group-1', 'search_issues', null, null],
+        ['lone', 'search_issues', null, null],
+        ['current', null, 'user-8c1f', 'jti-42'],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('moves the rows on its own connection while the mover thread cannot run', async () => {
     const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     const path = newPath();

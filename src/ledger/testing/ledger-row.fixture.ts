@@ -29,6 +29,8 @@ export function ledgerRow(overrides: Partial<LedgerRow> = {}): LedgerRow {
     resultSha256: null,
     upstreamServer: null,
     upstreamTool: null,
+    subject: null,
+    tokenId: null,
     ...overrides,
   };
 }

@@ -33,7 +33,7 @@ export async function seedLegacyLedger(
     if (error !== undefined) throw new Error('legacy ledger migration failed', { cause: error });
     for (let at = 0; at < rows.length; at += LEDGER_MAX_BATCH_ROWS) {
       const chunk = rows.slice(at, at + LEDGER_MAX_BATCH_ROWS);
-      // The first release had none of the columns migrations 0005 to 0007 added.
+      // The first release had none of the columns migrations 0005 to 0008 added.
       const columns = chunk.map(toColumns);
       for (const row of columns) {
         delete row.cost_flag;
@@ -41,6 +41,8 @@ export async function seedLegacyLedger(
         delete row.result_sha256;
         delete row.upstream_server;
         delete row.upstream_tool;
+        delete row.subject;
+        delete row.token_id;
       }
       await db.insertInto('ledger').values(columns).execute();
     }
