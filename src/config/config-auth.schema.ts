@@ -6,6 +6,7 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
+  IsOptional,
   IsString,
   Matches,
   Max,
@@ -38,23 +39,23 @@ const SECRET_REF = /^(env:[A-Za-z_][A-Za-z0-9_]*|file:.+)?$/;
 
 /** What one OAuth scope unlocks: globs over tool names, resource URIs and prompt names. */
 export class ScopeGrantSchema {
-  @Default([])
+  @IsOptional()
   @IsNotEmpty({ each: true })
   @IsString({ each: true })
   @IsArray()
-  tools!: string[];
+  tools?: string[];
 
-  @Default([])
+  @IsOptional()
   @IsNotEmpty({ each: true })
   @IsString({ each: true })
   @IsArray()
-  resources!: string[];
+  resources?: string[];
 
-  @Default([])
+  @IsOptional()
   @IsNotEmpty({ each: true })
   @IsString({ each: true })
   @IsArray()
-  prompts!: string[];
+  prompts?: string[];
 }
 
 /** RFC 7662 introspection, for access tokens that are not JWTs. */

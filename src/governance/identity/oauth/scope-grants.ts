@@ -19,7 +19,11 @@ export class ScopeGrants {
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     this.grants = Object.entries(config.auth.oauth.scopes).map(([scope, grant]) => ({
       scope,
-      lists: { tool: grant.tools, resource: grant.resources, prompt: grant.prompts },
+      lists: {
+        tool: grant.tools ?? [],
+        resource: grant.resources ?? [],
+        prompt: grant.prompts ?? [],
+      },
     }));
   }
 
