@@ -100,7 +100,7 @@ function remembering<
   const save = provider.saveTokens.bind(provider);
   provider.saveTokens = (tokens: { access_token: string }) => {
     issuedTokens.push(tokens.access_token);
-    return save(tokens as never);
+    return save(tokens);
   };
   return provider;
 }
