@@ -12,6 +12,7 @@ import {
 } from '../json-rpc/json-rpc.types';
 import { LoggingLevel } from './logging-level';
 import { MessageSink } from './message-sink';
+import { NO_PEERS, SessionPeers } from './session-peers';
 
 export type SessionTransport = 'stdio' | 'streamable-http' | 'legacy-sse';
 
@@ -32,7 +33,7 @@ interface PendingOutbound {
  * stream. Pure state: it knows sinks, never sockets or stdout.
  */
 export class McpSession {
-  readonly id: string = randomUUID();
+  readonly id: string;
   readonly createdAt = Date.now();
   lastActivity = Date.now();
   protocolVersion?: string;
@@ -55,7 +56,13 @@ export class McpSession {
     readonly clientId: string,
     /** Who opened it (see sessionOwnerOf): the client, plus issuer and subject for OAuth. */
     readonly owner: string = clientId,
-  ) {}
+    /** The other replicas serving this session; none on a single replica. */
+    private readonly peers: SessionPeers = NO_PEERS,
+    /** Set when this is a replica's copy of a session opened elsewhere. */
+    id: string = randomUUID(),
+  ) {
+    this.id = id;
+  }
 
   touch(): void {
     this.lastActivity = Date.now();
@@ -92,7 +99,12 @@ export class McpSession {
     this.inflight.delete(requestKey(id));
   }
 
+  /** Cancels the request here, or asks the other replicas to when it does not run here. */
   cancelRequest(id: JsonRpcId, reason: string): boolean {
+    return this.cancelLocalRequest(id, reason) || this.peers.forwardCancel(this.id, id, reason);
+  }
+
+  cancelLocalRequest(id: JsonRpcId, reason: string): boolean {
     const abort = this.inflight.get(requestKey(id));
     if (!abort) return false;
     abort.abort(new RequestCancelledError(reason));
@@ -108,6 +120,14 @@ export class McpSession {
 
   /** Writes a message (a response, for transports that answer on the stream) to the standalone stream. */
   sendOnStream(message: JsonRpcMessage | JsonRpcMessage[]): boolean {
+    if (this.closed) return false;
+    if (!this.standalone?.open) return this.peers.deliver(this.id, message);
+    this.standalone.send(message);
+    return true;
+  }
+
+  /** Writes to the standalone stream when this replica holds it; false otherwise. */
+  sendOnLocalStream(message: JsonRpcMessage | JsonRpcMessage[]): boolean {
     if (!this.standalone?.open || this.closed) return false;
     this.standalone.send(message);
     return true;
@@ -115,11 +135,12 @@ export class McpSession {
 
   /** Sends through `via` (the request's own stream) when open, else the standalone stream. */
   notify(method: string, params?: JsonRpcParams, via?: MessageSink): boolean {
+    if (this.closed) return false;
+    const message: JsonRpcMessage =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
     const sink = via?.open ? via : this.standalone;
-    if (!sink?.open || this.closed) return false;
-    sink.send(
-      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params },
-    );
+    if (!sink?.open) return this.peers.deliver(this.id, message);
+    sink.send(message);
     return true;
   }
 
@@ -130,7 +151,14 @@ export class McpSession {
     options: { via?: MessageSink; signal?: AbortSignal; timeoutMs: number },
   ): Promise<unknown> {
     const sink = options.via?.open ? options.via : this.standalone;
-    if (!sink?.open || this.closed) {
+    const send = (message: JsonRpcMessage) =>
+      sink?.open ? (sink.send(message), true) : this.peers.deliver(this.id, message);
+    const id = `${this.peers.requestIdPrefix}${++this.nextOutboundId}`;
+    const message: JsonRpcMessage =
+      params === undefined
+        ? { jsonrpc: '2.0' as const, id, method }
+        : { jsonrpc: '2.0' as const, id, method, params };
+    if (this.closed || (!sink?.open && !send(message))) {
       return Promise.reject(
         new GatewayError(
           ErrorCode.ExecutionError,
@@ -138,7 +166,6 @@ export class McpSession {
         ),
       );
     }
-    const id = `srv-${++this.nextOutboundId}`;
     return new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(
         () => settle(() => reject(new GatewayError(ErrorCode.Timeout, `${method} timed out`))),
@@ -161,18 +188,34 @@ export class McpSession {
         reject: (e) => settle(() => reject(e)),
         cleanup,
       });
-      const message =
-        params === undefined
-          ? { jsonrpc: '2.0' as const, id, method }
-          : { jsonrpc: '2.0' as const, id, method, params };
-      sink.send(message);
+      // Sent above when another replica holds the stream (the answer may come back anywhere).
+      if (sink?.open) sink.send(message);
     });
   }
 
   /** Routes a client's response to the server request waiting for it; false when none is. */
   resolveResponse(response: JsonRpcResponse): boolean {
     const waiting = response.id === null ? undefined : this.pending.get(response.id);
-    if (!waiting) return false;
+    if (!waiting)
+      return this.forwardable(response) && this.peers.forwardResponse(this.id, response);
+    return this.settleResponse(waiting, response);
+  }
+
+  /** Settles this replica's request the answer is for; false when none waits for it here. */
+  resolveLocalResponse(response: JsonRpcResponse): boolean {
+    const waiting = response.id === null ? undefined : this.pending.get(response.id);
+    return waiting !== undefined && this.settleResponse(waiting, response);
+  }
+
+  /** Only answers to server requests of another replica (ids with another prefix) travel. */
+  private forwardable(response: JsonRpcResponse): boolean {
+    const { id } = response;
+    return (
+      typeof id === 'string' && id.startsWith('srv-') && !id.startsWith(this.peers.requestIdPrefix)
+    );
+  }
+
+  private settleResponse(waiting: PendingOutbound, response: JsonRpcResponse): boolean {
     if (isFailure(response)) {
       waiting.reject(
         new GatewayError(
