@@ -21,7 +21,7 @@ function problemsOf(mode: AuthConfig['mode'], oauth: OAuthOverrides = VALID): st
       ...defaults,
       ...oauth,
       introspection: { ...defaults.introspection, ...oauth.introspection },
-    } as OAuthConfig,
+    },
   };
   return oauthConfigProblems(auth, (path) => `test:${path.join('.')}`).map(render);
 }

@@ -323,7 +323,7 @@ describe('OAuth access tokens over HTTP', () => {
       expect(call.body).toMatchObject({ result: { structuredContent: { sum: 3 } } });
     });
 
-    it('refuses a step-up call in an initialize-time batch-free frame without opening a session', async () => {
+    it('leaves the session usable after a step-up refusal', async () => {
       const token = await realToken(server, 'mcp', resource);
       const sessionId = await openSessionWith(gateway.baseUrl, token);
       // The token is refused for the call; the session stays usable for what it may do.

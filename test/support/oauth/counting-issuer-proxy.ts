@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -9,35 +9,20 @@ import type { AddressInfo } from 'node:net';
  */
 export class CountingIssuerProxy {
   private readonly counts = new Map<string, number>();
+  private readonly server = createServer((req, res) => this.forward(req, res));
+  private port = 0;
 
-  private constructor(
-    private readonly server: Server,
-    readonly issuer: string,
-  ) {}
+  private constructor(private readonly upstreamIssuer: string) {}
 
   static async start(upstreamIssuer: string): Promise<CountingIssuerProxy> {
-    let proxy: CountingIssuerProxy | undefined;
-    const server = createServer((req, res) => {
-      const path = (req.url ?? '/').split('?', 1)[0];
-      proxy!.counts.set(path, proxy!.requests(path) + 1);
-      fetch(`${upstreamIssuer}${req.url ?? '/'}`, {
-        method: req.method === 'HEAD' ? 'HEAD' : 'GET',
-      })
-        .then(async (answer) => {
-          const body = (await answer.text()).split(upstreamIssuer).join(proxy!.issuer);
-          res.writeHead(answer.status, {
-            'content-type': answer.headers.get('content-type') ?? 'application/json',
-          });
-          res.end(body);
-        })
-        .catch(() => res.writeHead(502).end());
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    proxy = new CountingIssuerProxy(
-      server,
-      `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    );
+    const proxy = new CountingIssuerProxy(upstreamIssuer);
+    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
+    proxy.port = (proxy.server.address() as AddressInfo).port;
     return proxy;
+  }
+
+  get issuer(): string {
+    return `http://127.0.0.1:${this.port}`;
   }
 
   /** How many requests for `path` (e.g. `/jwks`) the proxy has seen. */
@@ -47,5 +32,19 @@ export class CountingIssuerProxy {
 
   close(): Promise<void> {
     return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private forward(req: IncomingMessage, res: ServerResponse): void {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    this.counts.set(path, this.requests(path) + 1);
+    fetch(`${this.upstreamIssuer}${req.url ?? '/'}`)
+      .then(async (answer) => {
+        const body = (await answer.text()).split(this.upstreamIssuer).join(this.issuer);
+        res.writeHead(answer.status, {
+          'content-type': answer.headers.get('content-type') ?? 'application/json',
+        });
+        res.end(body);
+      })
+      .catch(() => res.writeHead(502).end());
   }
 }
