@@ -14,7 +14,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { ConfigPath, Default, Mapping, Section } from './config-schema.decorators';
+import { ConfigPath, Default, defaultsOf, Mapping, Section } from './config-schema.decorators';
 
 /** The sections about who may call what, what it costs and what is kept of it. */
 
@@ -25,15 +25,24 @@ const FINITE_MESSAGE = { message: 'must be a finite number' };
  * Mappings keyed by user-chosen names (client ids, tool globs) become Maps of
  * schema instances: class-validator validates Map values with `each`, which it
  * cannot do for a plain object's arbitrary keys. A non-mapping stays as it is
- * and fails the nested validation with a clear message.
+ * and fails the nested validation with a clear message. Each entry gets the
+ * @Default of the keys it leaves out, as sections do.
  */
 export function toMapOf<T extends object>(schema: new () => T) {
   return ({ value }: { value: unknown }): unknown => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
     return new Map(
-      Object.entries(value).map(([key, entry]) => [key, plainToInstance(schema, entry)]),
+      Object.entries(value).map(([key, entry]) => [
+        key,
+        plainToInstance(schema, withDefaults(schema, entry)),
+      ]),
     );
   };
+}
+
+function withDefaults(schema: new () => object, entry: unknown): unknown {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return entry;
+  return { ...defaultsOf(schema), ...entry };
 }
 
 export class QuotaSchema {

@@ -1,7 +1,10 @@
 /** Bounds on what the gateway reads while validating access tokens (hostile input is normal input). */
 export const OAUTH_LIMITS = {
-  /** A presented token longer than this is refused unread (real JWTs are 1-4 KiB). */
-  maxTokenChars: 16 * 1024,
+  /**
+   * A presented token longer than this is refused unread (real JWTs are 1-4 KiB). Kept under
+   * Node's 16 KiB header limit, so that the client gets the 401 challenge rather than a bare 431.
+   */
+  maxTokenChars: 12 * 1024,
   /** Authorization server metadata, a JWKS, an introspection answer. */
   maxDocumentBytes: 256 * 1024,
   /** Each request to an authorization server. */
