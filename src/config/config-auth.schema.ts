@@ -6,7 +6,6 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
-  IsOptional,
   IsString,
   Matches,
   Max,
@@ -39,23 +38,23 @@ const SECRET_REF = /^(env:[A-Za-z_][A-Za-z0-9_]*|file:.+)?$/;
 
 /** What one OAuth scope unlocks: globs over tool names, resource URIs and prompt names. */
 export class ScopeGrantSchema {
-  @IsOptional()
+  @Default([])
   @IsNotEmpty({ each: true })
   @IsString({ each: true })
   @IsArray()
-  tools?: string[];
+  tools!: string[];
 
-  @IsOptional()
+  @Default([])
   @IsNotEmpty({ each: true })
   @IsString({ each: true })
   @IsArray()
-  resources?: string[];
+  resources!: string[];
 
-  @IsOptional()
+  @Default([])
   @IsNotEmpty({ each: true })
   @IsString({ each: true })
   @IsArray()
-  prompts?: string[];
+  prompts!: string[];
 }
 
 /** RFC 7662 introspection, for access tokens that are not JWTs. */

@@ -270,7 +270,8 @@ describe('OAuth access tokens over HTTP', () => {
       status: 403,
       error: 'insufficient_scope',
       description: new RegExp(`the tool ${GUARDED_TOOL} needs the scope ${GUARDED_TOOL}\\.use`),
-      scope: `${GUARDED_TOOL}.use`,
+      // Everything the new token needs: the required scopes with the one that unlocks the tool.
+      scope: `mcp ${GUARDED_TOOL}.use`,
     } as const;
 
     it('refuses a token without the required scopes with 403 naming them', async () => {

@@ -20,9 +20,9 @@ export class ScopeGrants {
     this.grants = Object.entries(config.auth.oauth.scopes).map(([scope, grant]) => ({
       scope,
       lists: {
-        tool: grant.tools ?? [],
-        resource: grant.resources ?? [],
-        prompt: grant.prompts ?? [],
+        tool: grant.tools,
+        resource: grant.resources,
+        prompt: grant.prompts,
       },
     }));
   }
