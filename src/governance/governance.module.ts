@@ -83,6 +83,8 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
     IdentityModule,
     GovernanceRules,
     RedisHealthIndicator,
+    // Shared sessions use the same connection.
+    GovernanceRedis,
     // For the @Governed() guards:
     GovernanceDecisions,
     GovernedTools,

@@ -13,6 +13,7 @@ import { InitializeParamsDto } from './initialize.dto';
 import { rpcValidationPipe } from './rpc-validation.pipe';
 import { SessionMetadataGuard } from './session-metadata.guard';
 import { GATEWAY_VERSION } from './server-info';
+import { SessionRegistry } from '../session/session.registry';
 import { ServerCapabilities } from './server-capabilities.service';
 
 /** The MCP lifecycle: handshake, liveness, logging level and cancellation. */
@@ -23,11 +24,12 @@ export class LifecycleMethods {
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly capabilities: ServerCapabilities,
+    private readonly sessions: SessionRegistry,
   ) {}
 
   @McpMethod('initialize', { beforeInitialize: true })
   @UseGuards(SessionMetadataGuard)
-  initialize(
+  async initialize(
     @McpParams(rpcValidationPipe) params: InitializeParamsDto,
     @McpContext() ctx: McpRequestContext,
   ) {
@@ -52,6 +54,8 @@ export class LifecycleMethods {
       client: client.text,
       ...(client.fullLength === undefined ? {} : { clientInfoChars: client.fullLength }),
     });
+    // Shared before the client hears the answer: its next request may reach another replica.
+    await this.sessions.persist(session);
     return {
       protocolVersion,
       capabilities: this.capabilities.snapshot(),
@@ -75,10 +79,10 @@ export class LifecycleMethods {
   }
 
   @McpMethod('logging/setLevel')
-  setLevel(
+  async setLevel(
     @McpParams() params: JsonRpcParams,
     @McpContext() ctx: McpRequestContext,
-  ): Record<string, never> {
+  ): Promise<Record<string, never>> {
     if (!isLoggingLevel(params.level)) {
       throw GatewayError.invalidParams(`level must be one of ${LOGGING_LEVELS.join(', ')}`, {
         field: 'level',
@@ -86,6 +90,7 @@ export class LifecycleMethods {
       });
     }
     ctx.session.logLevel = params.level;
+    await this.sessions.persist(ctx.session);
     return {};
   }
 

@@ -1,6 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { SessionRegistry } from './session.registry';
+import { SessionBus } from './shared/session-bus';
+import { SharedSessionStore } from './shared/shared-session.store';
 
 @Global()
-@Module({ providers: [SessionRegistry], exports: [SessionRegistry] })
+@Module({
+  providers: [SessionRegistry, SharedSessionStore, SessionBus],
+  exports: [SessionRegistry],
+})
 export class SessionModule {}

@@ -7,13 +7,25 @@ import { limitExceeded, LimitName } from '../errors/limit-exceeded';
 import { McpMetrics } from '../observability/mcp.metrics';
 import { JsonRpcParams } from '../json-rpc/json-rpc.types';
 import { McpSession, SessionTransport } from './mcp-session';
+import { NO_PEERS } from './session-peers';
+import { SessionBus, SessionEvent } from './shared/session-bus';
+import { applySessionRecord, sessionRecordOf } from './shared/session-record';
+import { SharedSessionStore } from './shared/shared-session.store';
 
 /**
- * Live sessions of this process. Sessions hold open streams and in-flight
- * requests, so they are process-local by nature; idle ones expire after
+ * Live sessions of this process; idle ones expire after
  * `sessions.idle_ttl_seconds`. HTTP sessions (Streamable and legacy SSE) are
  * capped per client id and in total (`limits.sessions_*`); the one stdio
  * session of a process is not.
+ *
+ * With `state.driver: redis` HTTP sessions are shared by the replicas: the
+ * negotiated state is a record in Redis (SharedSessionStore), any replica
+ * serves any request of the session through a local copy made from it
+ * (find), and what only one replica can do (write to the stream it holds,
+ * settle the server request it sent, cancel the request it runs) travels on
+ * the SessionBus. Dropping a local copy (idle, shutdown) leaves the session
+ * to the others; only DELETE, a failed initialize or the record's own idle
+ * expiry ends it.
  */
 @Injectable()
 export class SessionRegistry implements OnModuleInit, OnApplicationShutdown {
@@ -23,25 +35,35 @@ export class SessionRegistry implements OnModuleInit, OnApplicationShutdown {
   /** Sessions holding a slot of `slots`. */
   private readonly capped = new WeakSet<McpSession>();
   private sweeper?: NodeJS.Timeout;
+  /** Sessions other replicas may serve too, with when their shared record was last touched. */
+  private readonly shared = new WeakMap<McpSession, number>();
+  /** Copies being made from shared records, so that concurrent requests make one. */
+  private readonly copying = new Map<string, Promise<McpSession | undefined>>();
 
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly metrics: McpMetrics,
+    private readonly store: SharedSessionStore,
+    private readonly bus: SessionBus,
   ) {
     this.slots = new ClientSlots(config.limits.sessions_per_client, config.limits.sessions_total);
   }
 
   onModuleInit(): void {
     const ttlMs = this.config.sessions.idle_ttl_seconds * 1000;
-    this.sweeper = setInterval(() => this.expireIdle(ttlMs), Math.min(ttlMs / 2, 60_000));
+    this.sweeper = setInterval(() => this.sweep(ttlMs), Math.min(ttlMs / 2, 60_000));
     // The sweeper must never keep a finished process alive.
     this.sweeper.unref();
+    this.bus.onEvent((event) => this.onPeerEvent(event));
   }
 
-  /** After the HTTP server drained (in-flight requests answered), whatever is left is closed. */
+  /**
+   * After the HTTP server drained (in-flight requests answered), whatever is
+   * left is closed here; shared sessions go on at the other replicas.
+   */
   onApplicationShutdown(): void {
     clearInterval(this.sweeper);
-    for (const session of [...this.sessions.values()]) this.remove(session.id);
+    for (const session of [...this.sessions.values()]) this.forget(session);
   }
 
   /**
@@ -56,8 +78,16 @@ export class SessionRegistry implements OnModuleInit, OnApplicationShutdown {
   ): McpSession {
     const capped = options.capped ?? transport !== 'stdio';
     if (capped) this.takeSlot(clientId);
-    const session = new McpSession(transport, clientId, options.owner);
+    // A session of the gateway's own (uncapped: the skill mirror's) lives within one request.
+    const shared = capped && this.store.enabled;
+    const session = new McpSession(
+      transport,
+      clientId,
+      options.owner,
+      shared ? this.bus : NO_PEERS,
+    );
     if (capped) this.capped.add(session);
+    if (shared) this.shared.set(session, 0);
     this.sessions.set(session.id, session);
     this.metrics.sessionOpened(transport);
     return session;
@@ -67,15 +97,94 @@ export class SessionRegistry implements OnModuleInit, OnApplicationShutdown {
     return this.sessions.get(id);
   }
 
-  /** Closes the session (aborting what it runs) and forgets it. */
+  /**
+   * The session, from this replica or, when sessions are shared, made here
+   * from its record (undefined when neither has it). Throws
+   * SessionStoreUnavailable when Redis cannot say whether it exists.
+   */
+  async find(id: string): Promise<McpSession | undefined> {
+    const local = this.sessions.get(id);
+    if (local || !this.store.enabled) return local;
+    let copy = this.copying.get(id);
+    if (!copy) {
+      copy = this.copyFromRecord(id).finally(() => this.copying.delete(id));
+      this.copying.set(id, copy);
+    }
+    return copy;
+  }
+
+  /**
+   * Shares the session's negotiated state (after initialize, or a change such
+   * as logging/setLevel) with the other replicas, before the client hears the
+   * answer, so that its next request may go anywhere.
+   */
+  async persist(session: McpSession): Promise<void> {
+    if (!this.shared.has(session) || session.closed) return;
+    const record = sessionRecordOf(session);
+    if (await this.store.save(record)) this.bus.publish({ kind: 'updated', record });
+    this.shared.set(session, Date.now());
+  }
+
+  /** Marks activity: locally at once, in the shared record at most every tenth of the idle TTL. */
+  touch(session: McpSession, now = Date.now()): void {
+    session.touch();
+    const touched = this.shared.get(session);
+    if (touched === undefined || now - touched < this.touchIntervalMs()) return;
+    this.shared.set(session, now);
+    this.store.touch(session.id);
+  }
+
+  /** Ends the session everywhere: closes it here (aborting what it runs) and at every replica. */
   remove(id: string): boolean {
     const session = this.sessions.get(id);
     if (!session) return false;
-    this.sessions.delete(id);
+    if (this.shared.has(session)) {
+      void this.store.remove(id);
+      this.bus.publish({ kind: 'closed', sessionId: id });
+    }
+    this.forget(session);
+    return true;
+  }
+
+  /** Closes this replica's copy (aborting what it runs here); a shared session lives on elsewhere. */
+  private forget(session: McpSession): void {
+    if (this.sessions.get(session.id) !== session) return;
+    this.sessions.delete(session.id);
     if (this.capped.delete(session)) this.slots.release(session.clientId);
     session.close();
     this.metrics.sessionClosed(session.transport);
-    return true;
+  }
+
+  private async copyFromRecord(id: string): Promise<McpSession | undefined> {
+    const record = await this.store.load(id);
+    if (!record) return undefined;
+    // Another request may have made or opened it here meanwhile.
+    const existing = this.sessions.get(id);
+    if (existing) return existing;
+    const session = new McpSession(record.transport, record.clientId, record.owner, this.bus, id);
+    applySessionRecord(session, record);
+    this.shared.set(session, Date.now());
+    this.sessions.set(id, session);
+    this.metrics.sessionOpened(session.transport);
+    return session;
+  }
+
+  private onPeerEvent(event: SessionEvent): void {
+    if (event.kind === 'updated') {
+      const session = this.sessions.get(event.record.id);
+      if (session) applySessionRecord(session, event.record);
+      return;
+    }
+    const session = this.sessions.get(event.sessionId);
+    if (!session) return;
+    if (event.kind === 'deliver') session.sendOnLocalStream(event.message);
+    else if (event.kind === 'response') session.resolveLocalResponse(event.response);
+    else if (event.kind === 'cancel') session.cancelLocalRequest(event.requestId, event.reason);
+    else this.forget(session);
+  }
+
+  private touchIntervalMs(): number {
+    return (this.config.sessions.idle_ttl_seconds * 1000) / 10;
   }
 
   get size(): number {
@@ -128,6 +237,14 @@ export class SessionRegistry implements OnModuleInit, OnApplicationShutdown {
     );
   }
 
+  /** Expires idle sessions; shared sessions whose stream is held here stay alive in Redis too. */
+  private sweep(ttlMs: number): void {
+    this.expireIdle(ttlMs);
+    for (const session of this.sessions.values()) {
+      if (this.shared.has(session) && session.hasStandaloneStream()) this.store.touch(session.id);
+    }
+  }
+
   expireIdle(ttlMs: number, now = Date.now()): number {
     let expired = 0;
     for (const session of [...this.sessions.values()]) {
@@ -138,7 +255,9 @@ export class SessionRegistry implements OnModuleInit, OnApplicationShutdown {
           sessionId: session.id,
           clientId: session.clientId,
         });
-        this.remove(session.id);
+        // A shared session may be in use at another replica: only this copy goes.
+        if (this.shared.has(session)) this.forget(session);
+        else this.remove(session.id);
         expired++;
       }
     }

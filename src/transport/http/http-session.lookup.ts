@@ -8,6 +8,7 @@ import { IdentityRefused } from '../../governance/identity/identity-refused.erro
 import { JsonRpcId } from '../../json-rpc/json-rpc.types';
 import { McpSession, SessionTransport } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
+import { SessionStoreUnavailable } from '../../session/shared/shared-session.store';
 import { headerValue, PROTOCOL_VERSION_HEADER, SESSION_HEADER } from './http-headers';
 import { sendHttpError } from './http-reply';
 import { identifyOrRefuse, sendIdentityRefusal } from './identity-refusal';
@@ -93,7 +94,14 @@ export class HttpSessionLookup {
       sendHttpError(res, 400, 'Bad Request: Mcp-Session-Id header is required after initialize');
       return undefined;
     }
-    const session = this.sessions.get(sessionId);
+    let session: McpSession | undefined;
+    try {
+      session = await this.sessions.find(sessionId);
+    } catch (err) {
+      if (!(err instanceof SessionStoreUnavailable)) throw err;
+      sendHttpError(res, 503, 'Service unavailable: the shared session store cannot be reached');
+      return undefined;
+    }
     if (!session || session.transport !== transport) {
       sendHttpError(
         res,
@@ -109,7 +117,7 @@ export class HttpSessionLookup {
       sendIdentityRefusal(req, res, err);
       return undefined;
     }
-    session.touch();
+    this.sessions.touch(session);
     return { session, caller };
   }
 }

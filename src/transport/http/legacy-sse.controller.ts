@@ -32,6 +32,8 @@ export class LegacySseController {
     const found = await this.lookup.open(req, res, 'legacy-sse');
     if (!found) return;
     const { session } = found;
+    // The client's first POST (initialize) may reach another replica.
+    await this.sessions.persist(session);
     const stream = this.hub.openHeld(session.clientId, res);
     if (!stream) {
       // Refused by limits.sse_streams_*: the stream is the session, so neither is kept.

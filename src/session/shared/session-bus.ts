@@ -1,0 +1,111 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { GovernanceRedis } from '../../governance/redis/governance-redis';
+import { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../../json-rpc/json-rpc.types';
+import { NO_PEERS, SessionPeers } from '../session-peers';
+import { SessionRecord } from './session-record';
+
+/** What replicas tell each other about shared sessions. */
+export type SessionEvent =
+  | { kind: 'deliver'; sessionId: string; message: JsonRpcMessage | JsonRpcMessage[] }
+  | { kind: 'response'; sessionId: string; response: JsonRpcResponse }
+  | { kind: 'cancel'; sessionId: string; requestId: JsonRpcId; reason: string }
+  | { kind: 'closed'; sessionId: string }
+  | { kind: 'updated'; record: SessionRecord };
+
+interface Envelope {
+  origin: string;
+  event: SessionEvent;
+}
+
+const CHANNEL = 'sessions';
+
+/**
+ * The replicas' channel for shared sessions (Redis pub/sub, `state.driver:
+ * redis`): messages for a stream another replica holds, client answers and
+ * cancellations for requests running elsewhere, and a session's changes and
+ * end. Every replica hears every event and acts on those about sessions it
+ * holds, so nobody has to know where a stream is. It is also the SessionPeers
+ * every shared session is given. With the in-process driver it is off.
+ */
+@Injectable()
+export class SessionBus implements SessionPeers, OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('SharedSessions');
+  /** This replica, in event origins and in its server-to-client request ids. */
+  readonly replicaId = randomBytes(6).toString('base64url');
+  readonly requestIdPrefix: string;
+  private readonly channel: string;
+  private subscriber?: Redis;
+  private handler: (event: SessionEvent) => void = () => undefined;
+
+  constructor(@Optional() private readonly redis?: GovernanceRedis) {
+    this.channel = `${redis?.prefix ?? ''}${CHANNEL}`;
+    this.requestIdPrefix = this.enabled ? `srv-${this.replicaId}-` : NO_PEERS.requestIdPrefix;
+  }
+
+  get enabled(): boolean {
+    return this.redis?.client !== undefined;
+  }
+
+  /** Who acts on events from other replicas (the session registry). */
+  onEvent(handler: (event: SessionEvent) => void): void {
+    this.handler = handler;
+  }
+
+  onModuleInit(): void {
+    const subscriber = this.redis?.duplicate();
+    if (!subscriber) return;
+    this.subscriber = subscriber;
+    // Errors are reported once per outage by the main connection.
+    subscriber.on('error', () => undefined);
+    subscriber.on('message', (channel: string, text: string) => {
+      if (channel === this.channel) this.receive(text);
+    });
+    subscriber
+      .subscribe(this.channel)
+      .catch((err: unknown) =>
+        this.logger.warn({ msg: 'sessions channel not subscribed', error: String(err) }),
+      );
+  }
+
+  onApplicationShutdown(): void {
+    this.subscriber?.disconnect();
+  }
+
+  deliver(sessionId: string, message: JsonRpcMessage | JsonRpcMessage[]): boolean {
+    return this.publish({ kind: 'deliver', sessionId, message });
+  }
+
+  forwardResponse(sessionId: string, response: JsonRpcResponse): boolean {
+    return this.publish({ kind: 'response', sessionId, response });
+  }
+
+  forwardCancel(sessionId: string, requestId: JsonRpcId, reason: string): boolean {
+    return this.publish({ kind: 'cancel', sessionId, requestId, reason });
+  }
+
+  /** Sends the event to the other replicas; false when there are none to reach. */
+  publish(event: SessionEvent): boolean {
+    const client = this.redis?.client;
+    if (!client) return false;
+    const envelope: Envelope = { origin: this.replicaId, event };
+    client
+      .publish(this.channel, JSON.stringify(envelope))
+      .catch((err: unknown) =>
+        this.logger.warn({ msg: 'session event not sent', kind: event.kind, error: String(err) }),
+      );
+    return true;
+  }
+
+  private receive(text: string): void {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(text) as Envelope;
+    } catch {
+      return;
+    }
+    if (envelope.origin === this.replicaId || typeof envelope.event?.kind !== 'string') return;
+    this.handler(envelope.event);
+  }
+}

@@ -1,0 +1,77 @@
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { GATEWAY_CONFIG } from '../../config/config.constants';
+import { GatewayConfig } from '../../config/gateway-config';
+import { GovernanceRedis } from '../../governance/redis/governance-redis';
+import { parseSessionRecord, SessionRecord } from './session-record';
+
+/** The record could not be read: Redis is away. Not the same as "no such session". */
+export class SessionStoreUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(
+      `shared session store unavailable: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+    this.name = 'SessionStoreUnavailable';
+  }
+}
+
+/**
+ * Session records in Redis (`state.driver: redis`), one key per session that
+ * expires after `sessions.idle_ttl_seconds` without activity on any replica.
+ * With the in-process driver it is off and every call does nothing.
+ */
+@Injectable()
+export class SharedSessionStore {
+  private readonly logger = new Logger('SharedSessions');
+  private readonly ttlMs: number;
+
+  constructor(
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+    @Optional() private readonly redis?: GovernanceRedis,
+  ) {
+    this.ttlMs = config.sessions.idle_ttl_seconds * 1000;
+  }
+
+  get enabled(): boolean {
+    return this.redis?.client !== undefined;
+  }
+
+  /** Writes the record; false (logged) when Redis is away: the session then lives on this replica only. */
+  async save(record: SessionRecord): Promise<boolean> {
+    const client = this.redis?.client;
+    if (!client) return false;
+    try {
+      await client.set(this.key(record.id), JSON.stringify(record), 'PX', this.ttlMs);
+      return true;
+    } catch (err) {
+      this.logger.warn({ msg: 'session not shared', sessionId: record.id, error: String(err) });
+      return false;
+    }
+  }
+
+  /** The record, undefined when there is none; throws SessionStoreUnavailable when Redis cannot say. */
+  async load(id: string): Promise<SessionRecord | undefined> {
+    const client = this.redis?.client;
+    if (!client) return undefined;
+    let text: string | null;
+    try {
+      text = await client.get(this.key(id));
+    } catch (err) {
+      throw new SessionStoreUnavailable(err);
+    }
+    const record = parseSessionRecord(text);
+    return record?.id === id ? record : undefined;
+  }
+
+  /** Restarts the idle countdown; a miss is harmless (the next touch or request repeats it). */
+  touch(id: string): void {
+    this.redis?.client?.pexpire(this.key(id), this.ttlMs).catch(() => undefined);
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.redis?.client?.del(this.key(id)).catch(() => undefined);
+  }
+
+  private key(id: string): string {
+    return `${this.redis!.prefix}session:${id}`;
+  }
+}
