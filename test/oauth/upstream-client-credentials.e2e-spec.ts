@@ -103,7 +103,10 @@ beforeAll(async () => {
   gateway = await startHttpGateway({
     config: {
       http: { port: gatewayPort },
-      auth: { mode: 'oauth', oauth: { resource: gatewayResource, issuers: [authServer.issuer] } },
+      auth: {
+        mode: 'oauth',
+        oauth: { resource: gatewayResource, issuers: [authServer.issuer] },
+      },
       upstreams: { registry_dir: join(dir, 'registry'), restart_max_failures: 1 },
     },
   });
@@ -193,5 +196,29 @@ describe('client tokens are never forwarded', () => {
       });
       expect(payload.client_id).toBe(GATEWAY_CLIENT.clientId);
     }
+  });
+});
+
+describe('a token the upstream stops accepting', () => {
+  it("is replaced by the SDK on the upstream's 401, and the call goes through", async () => {
+    const before = upstream.authorizations.map((authorization) =>
+      authorization.slice('Bearer '.length),
+    );
+    expect(before.length).toBeGreaterThan(0);
+    for (const token of before) upstream.revoked.add(token);
+
+    const result = await client.callTool({ name: 'secured__whoami', arguments: {} });
+
+    expect(result.content).toEqual([{ type: 'text', text: GATEWAY_CLIENT.clientId }]);
+    const fresh = upstream.authorizations
+      .map((authorization) => authorization.slice('Bearer '.length))
+      .filter((token) => !before.includes(token));
+    expect(fresh.length).toBeGreaterThan(0);
+    const keys = createRemoteJWKSet(new URL(authServer.jwksUri));
+    const { payload } = await jwtVerify(fresh[0], keys, {
+      issuer: authServer.issuer,
+      audience: upstream.url,
+    });
+    expect(payload.client_id).toBe(GATEWAY_CLIENT.clientId);
   });
 });

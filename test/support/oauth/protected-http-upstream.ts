@@ -13,11 +13,14 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
  * own: the SDK's `requireBearerAuth` admits a request only with a JWT that its authorization
  * server signed (JWKS), whose `iss` is that server and whose `aud` is this upstream's URL; it
  * serves its RFC 9728 metadata, and it keeps the headers of every request it receives.
- * Its one tool, `whoami`, answers with the client id of the token it was called with.
+ * Its one tool, `whoami`, answers with the client id of the token it was called with; `revoked`
+ * makes it refuse tokens it accepted before.
  */
 export class ProtectedHttpUpstream {
   /** The headers of every request, in order, whatever its path and whether it was admitted. */
   readonly received: IncomingHttpHeaders[] = [];
+  /** Tokens refused from now on, however valid, as a revoked token would be. */
+  readonly revoked = new Set<string>();
 
   private http?: HttpServer;
 
@@ -45,7 +48,7 @@ export class ProtectedHttpUpstream {
         bearer_methods_supported: ['header'],
       });
     });
-    const verifier = jwtVerifier(issuer, jwksUri, url);
+    const verifier = jwtVerifier(issuer, jwksUri, url, upstream.revoked);
     app.all(
       '/mcp',
       requireBearerAuth({
@@ -75,15 +78,17 @@ export class ProtectedHttpUpstream {
 }
 
 /** Checks a JWT against the issuer's JWKS, its `iss`, and `aud` = this upstream. */
-function jwtVerifier(issuer: string, jwksUri: string, resource: string) {
+function jwtVerifier(issuer: string, jwksUri: string, resource: string, revoked: Set<string>) {
   const keys = createRemoteJWKSet(new URL(jwksUri));
   return {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
+      if (revoked.has(token)) throw new InvalidTokenError('token revoked');
       try {
         const { payload } = await jwtVerify(token, keys, { issuer, audience: resource });
+        const clientId = typeof payload.client_id === 'string' ? payload.client_id : payload.sub;
         return {
           token,
-          clientId: String(payload.client_id ?? payload.sub),
+          clientId: clientId ?? '',
           scopes: typeof payload.scope === 'string' ? payload.scope.split(' ') : [],
           expiresAt: payload.exp,
           resource: new URL(resource),
