@@ -37,13 +37,18 @@ let dir: string;
 const savedAdminToken = process.env.MCP_SERVER_ADMIN_TOKEN;
 
 /** A registry record for the protected upstream, its client secret read from `secretFile`. */
-function writeRecord(serverId: string, secretFile: string, oauth: Record<string, unknown>): void {
+function writeRecord(
+  serverId: string,
+  secretFile: string,
+  oauth: Record<string, unknown>,
+  transport: 'streamable_http' | 'http_sse_legacy' = 'streamable_http',
+): void {
   const record = {
     version: 1,
     server_id: serverId,
-    transport: 'streamable_http',
+    transport,
     http: {
-      url: upstream.url,
+      url: transport === 'streamable_http' ? upstream.url : upstream.sseUrl,
       oauth: {
         client_id: GATEWAY_CLIENT.clientId,
         client_secret_ref: `file:../${secretFile}`,
@@ -80,10 +85,14 @@ beforeAll(async () => {
   process.env.MCP_SERVER_ADMIN_TOKEN = ADMIN_TOKEN;
   const upstreamPort = await freePort();
   const gatewayPort = await freePort();
-  const upstreamUrl = `http://127.0.0.1:${upstreamPort}/mcp`;
+  const upstreamOrigin = `http://127.0.0.1:${upstreamPort}`;
   const gatewayResource = `http://127.0.0.1:${gatewayPort}/mcp`;
   authServer = await AuthorizationServer.start({
-    resources: { [upstreamUrl]: { scope: 'tools' }, [gatewayResource]: { scope: 'mcp' } },
+    resources: {
+      [`${upstreamOrigin}/mcp`]: { scope: 'tools' },
+      [`${upstreamOrigin}/sse`]: { scope: 'tools' },
+      [gatewayResource]: { scope: 'mcp' },
+    },
     clients: [
       { ...GATEWAY_CLIENT, scope: 'tools' },
       { ...MCP_CLIENT, scope: 'mcp' },
@@ -96,6 +105,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'right.secret'), `${GATEWAY_CLIENT.clientSecret}\n`);
   writeFileSync(join(dir, 'wrong.secret'), 'not-the-secret-0123456789abcdef\n');
   writeRecord('secured', 'right.secret', { scope: 'tools', issuer: authServer.issuer });
+  writeRecord('legacy', 'right.secret', { issuer: authServer.issuer }, 'http_sse_legacy');
   writeRecord('wrongsecret', 'wrong.secret', { issuer: authServer.issuer });
   // Pinned to another authorization server: the secret must not go to the one the upstream names.
   writeRecord('elsewhere', 'right.secret', { issuer: 'http://127.0.0.1:9/' });
@@ -138,6 +148,11 @@ describe('an upstream behind its own OAuth authorization server', () => {
     expect(names.some((name) => name.startsWith('wrongsecret__'))).toBe(false);
 
     const result = await client.callTool({ name: 'secured__whoami', arguments: {} });
+    expect(result.content).toEqual([{ type: 'text', text: GATEWAY_CLIENT.clientId }]);
+  });
+
+  it('does the same over the legacy HTTP + SSE transport', async () => {
+    const result = await client.callTool({ name: 'legacy__whoami', arguments: {} });
     expect(result.content).toEqual([{ type: 'text', text: GATEWAY_CLIENT.clientId }]);
   });
 
@@ -192,7 +207,7 @@ describe('client tokens are never forwarded', () => {
       expect(authorization).toMatch(/^Bearer /);
       const { payload } = await jwtVerify(authorization.slice('Bearer '.length), keys, {
         issuer: authServer.issuer,
-        audience: upstream.url,
+        audience: [upstream.url, upstream.sseUrl],
       });
       expect(payload.client_id).toBe(GATEWAY_CLIENT.clientId);
     }
