@@ -1,20 +1,23 @@
 // class-transformer's @Type reads design-time metadata; the registry is also read without Nest.
 import 'reflect-metadata';
-import { plainToInstance } from 'class-transformer';
+import { plainToInstance, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
+  IsDefined,
   IsIn,
   IsInt,
   IsNotEmpty,
   IsNumber,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
   Max,
   MaxLength,
   Min,
+  ValidateNested,
 } from 'class-validator';
 import { BoundedRecord } from './bounded-record.decorator';
 import { ENV_NAME_PATTERN } from './env-reference';
@@ -28,6 +31,9 @@ const ENV_NAME_RULE = 'must be an environment variable name (letters, digits, "_
 // RFC 9110 token characters: anything else cannot be sent as a header name.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const AUTH_REF = /^(env:[A-Za-z_][A-Za-z0-9_]*|file:.+)$/;
+const AUTH_REF_RULE = { message: 'must be env:NAME or file:PATH' };
+// RFC 6749 section 3.3: scope tokens of printable ASCII but space, '"' and '\\', one space apart.
+const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/;
 
 function envNameProblem(key: string): string | undefined {
   if (key.length > L.maxNameLength) return `is longer than ${L.maxNameLength} characters`;
@@ -95,6 +101,38 @@ export class StdioBlockSchema {
   cwd?: string;
 }
 
+export class HttpOAuthSchema {
+  @MaxLength(L.maxNameLength)
+  @IsNotEmpty()
+  @IsString()
+  @IsDefined({ message: 'is required' })
+  client_id!: string;
+
+  @Matches(AUTH_REF, AUTH_REF_RULE)
+  @MaxLength(L.maxPathLength)
+  @IsString()
+  @IsDefined({ message: 'is required; write env:NAME or file:PATH' })
+  client_secret_ref!: string;
+
+  /** Space-separated; unset asks the authorization server for the client's default scopes. */
+  @IsOptional()
+  @Matches(SCOPE, { message: 'must be scope names separated by single spaces' })
+  @MaxLength(L.maxValueLength)
+  @IsString()
+  scope?: string;
+
+  /**
+   * The authorization server the credentials belong to, exactly as its metadata names it; the
+   * secret is then never sent to another one, whatever the upstream advertises. Checked as an
+   * http(s) URL by the resolver.
+   */
+  @IsOptional()
+  @MaxLength(L.maxPathLength)
+  @IsNotEmpty()
+  @IsString()
+  issuer?: string;
+}
+
 export class HttpBlockSchema {
   /** May hold `${ENV:...}` references; checked as an http(s) URL once they are resolved. */
   @MaxLength(L.maxPathLength)
@@ -107,10 +145,17 @@ export class HttpBlockSchema {
   headers: Record<string, string> = {};
 
   @IsOptional()
-  @Matches(AUTH_REF, { message: 'must be env:NAME or file:PATH' })
+  @Matches(AUTH_REF, AUTH_REF_RULE)
   @MaxLength(L.maxPathLength)
   @IsString()
   auth_ref?: string;
+
+  /** The gateway's own client at the upstream's authorization server (client credentials). */
+  @IsOptional()
+  @ValidateNested()
+  @IsObject({ message: 'must be a mapping' })
+  @Type(() => HttpOAuthSchema)
+  oauth?: HttpOAuthSchema;
 }
 
 export class BudgetsSchema {

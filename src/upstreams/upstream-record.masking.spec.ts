@@ -17,6 +17,7 @@ const SECRETS = {
   URL_PASSWORD: 'url-secret-4',
   QUERY_KEY: 'query-secret-5',
   AUTH_TOKEN: 'auth-secret-6',
+  OAUTH_SECRET: 'oauth-secret-9',
 };
 
 describe('masked', () => {
@@ -47,6 +48,18 @@ describe('masked', () => {
         '',
       ].join('\n'),
     );
+    fixture.write(
+      'oauth.yaml',
+      [
+        'version: 1',
+        'server_id: oauth',
+        'transport: http_sse_legacy',
+        'http:',
+        '  url: https://legacy.example.com/sse',
+        '  oauth: { client_id: gateway, client_secret_ref: env:OAUTH_SECRET, scope: mcp }',
+        '',
+      ].join('\n'),
+    );
     const registry = scanRegistry(fixture.dir, SECRETS, { strict: true });
     expect(registry.rejected).toEqual([]);
     const raw = JSON.stringify(registry.servers);
@@ -62,6 +75,13 @@ describe('masked', () => {
       headers: { 'X-Api-Key': MASK },
       auth_ref: 'env:AUTH_TOKEN',
       auth_secret: MASK,
+    });
+    const oauth = registry.servers.map(masked).find((s) => s.server_id === 'oauth');
+    expect(oauth?.http?.oauth).toEqual({
+      client_id: 'gateway',
+      client_secret_ref: 'env:OAUTH_SECRET',
+      client_secret: MASK,
+      scope: 'mcp',
     });
     const local = registry.servers.map(masked).find((s) => s.server_id === 'local');
     expect(local?.stdio?.env).toEqual({ TOKEN: MASK, LITERAL: MASK, PASSED_THROUGH: MASK });

@@ -6,7 +6,8 @@ export const MASK = '***';
 /**
  * The record as the CLI, logs and (later) the admin API may show it: env and
  * header values, URL credentials, query values and fragment, and the resolved
- * `auth_ref` secret are replaced by MASK; names and references stay readable.
+ * `auth_ref` and `oauth.client_secret_ref` secrets are replaced by MASK; names and
+ * references stay readable.
  */
 export function masked(record: UpstreamRecord): UpstreamRecord {
   const copy = structuredClone(record);
@@ -15,6 +16,7 @@ export function masked(record: UpstreamRecord): UpstreamRecord {
     copy.http.url = maskedUrl(copy.http.url);
     copy.http.headers = maskValues(copy.http.headers);
     if (copy.http.auth_secret !== undefined) copy.http.auth_secret = MASK;
+    if (copy.http.oauth) copy.http.oauth.client_secret = MASK;
   }
   return copy;
 }

@@ -168,3 +168,79 @@ describe('auth_ref', () => {
     expect(server.http?.auth_secret).toBe('linked-secret');
   });
 });
+
+describe('http.oauth', () => {
+  const OAUTH =
+    '  oauth: { client_id: gateway, client_secret_ref: env:CC_SECRET, scope: "mcp tools" }';
+
+  it('reads the client secret from an environment variable and keeps the rest as written', () => {
+    const [server] = scanOne(httpYaml('gh', OAUTH), { CC_SECRET: 's3cret' }).servers;
+    expect(server.http).toEqual({
+      url: 'https://mcp.example.com/mcp',
+      headers: {},
+      oauth: {
+        client_id: 'gateway',
+        client_secret_ref: 'env:CC_SECRET',
+        client_secret: 's3cret',
+        scope: 'mcp tools',
+      },
+    });
+  });
+
+  it('reads the client secret from a file and keeps the issuer it is bound to', () => {
+    fixture.writeOutside('cc.secret', 'file-secret\n');
+    const text = httpYaml(
+      'gh',
+      '  oauth:',
+      '    client_id: gateway',
+      '    client_secret_ref: file:../cc.secret',
+      '    issuer: https://idp.example.com/realms/acme',
+    );
+    const [server] = scanOne(text).servers;
+    expect(server.http?.oauth).toEqual({
+      client_id: 'gateway',
+      client_secret_ref: 'file:../cc.secret',
+      client_secret: 'file-secret',
+      issuer: 'https://idp.example.com/realms/acme',
+    });
+  });
+
+  it('does not load when the secret is missing, naming the key and the variable', () => {
+    expect(scanOne(httpYaml('gh', OAUTH)).rejected[0].problems).toEqual([
+      'http.oauth.client_secret_ref: environment variable CC_SECRET is not set or empty',
+    ]);
+  });
+
+  it('refuses oauth beside auth_ref or an Authorization header', () => {
+    const env = { CC_SECRET: 's', GH_TOKEN: 't' };
+    expect(
+      scanOne(httpYaml('gh', OAUTH, '  auth_ref: env:GH_TOKEN'), env).rejected[0].problems,
+    ).toEqual(['http.oauth: http.auth_ref is also set; use one of them']);
+    const header = httpYaml('gh', OAUTH, '  headers: { Authorization: "Bearer x" }');
+    expect(scanOne(header, env).rejected[0].problems).toEqual([
+      'http.oauth: http.headers already sets Authorization; use one of them',
+    ]);
+  });
+
+  it('names every key that is missing or malformed', () => {
+    const text = httpYaml(
+      'gh',
+      '  oauth: { client_secret_ref: vault:x, scope: "a  b", issuer: "ftp://idp", extra: 1 }',
+    );
+    expect(scanOne(text).rejected[0].problems).toEqual(
+      expect.arrayContaining([
+        'http.oauth.client_id: is required',
+        'http.oauth.client_secret_ref: must be env:NAME or file:PATH',
+        'http.oauth.scope: must be scope names separated by single spaces',
+        expect.stringMatching(/^http\.oauth\.extra: /),
+      ]),
+    );
+    const badIssuer = httpYaml(
+      'gh',
+      '  oauth: { client_id: g, client_secret_ref: env:CC_SECRET, issuer: "ftp://idp" }',
+    );
+    expect(scanOne(badIssuer, { CC_SECRET: 's' }).rejected[0].problems).toEqual([
+      'http.oauth.issuer: must be an http:// or https:// URL',
+    ]);
+  });
+});

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { REFERENCE_FORMS, resolveEnvReferences } from './env-reference';
 import { readSecretFile } from './secret-file.reader';
-import { HttpBlockSchema, StdioBlockSchema } from './upstream-blocks.schema';
+import { HttpBlockSchema, HttpOAuthSchema, StdioBlockSchema } from './upstream-blocks.schema';
 import { UpstreamFileSchema } from './upstream-file.schema';
-import { HttpEndpoint, StdioLaunch, UpstreamRecord } from './upstream-record';
+import { HttpEndpoint, StdioLaunch, UpstreamOAuthClient, UpstreamRecord } from './upstream-record';
 import { REGISTRY_LIMITS } from './upstream-registry.limits';
 
 export interface ResolveContext {
@@ -17,7 +17,8 @@ export type RecordResolution =
 
 /**
  * Turns a validated registry file into the record the gateway uses: defaults
- * filled in, `${ENV:...}` references, `env_from` and `auth_ref` resolved. A
+ * filled in, `${ENV:...}` references, `env_from`, `auth_ref` and
+ * `oauth.client_secret_ref` resolved. A
  * reference that cannot be resolved means the server is not loaded; the
  * problems name the key and the variable, never a value.
  */
@@ -108,15 +109,47 @@ function resolveHttp(http: HttpBlockSchema, ctx: ResolveContext, problems: strin
     headers[name] = value;
   }
   const endpoint: HttpEndpoint = { url: url ?? '', headers };
+  const setsAuthorization = Object.keys(headers).some(
+    (name) => name.toLowerCase() === 'authorization',
+  );
   if (http.auth_ref != null) {
-    if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) {
+    if (setsAuthorization) {
       problems.push('http.auth_ref: http.headers already sets Authorization; use one of them');
     }
-    const secret = resolveAuthRef(http.auth_ref, ctx, problems);
+    const secret = resolveSecretRef('http.auth_ref', http.auth_ref, ctx, problems);
     endpoint.auth_ref = http.auth_ref;
     if (secret !== undefined) endpoint.auth_secret = secret;
   }
+  if (http.oauth != null) {
+    // Each of these would send a second Authorization header beside the OAuth access token.
+    if (http.auth_ref != null) {
+      problems.push('http.oauth: http.auth_ref is also set; use one of them');
+    }
+    if (setsAuthorization) {
+      problems.push('http.oauth: http.headers already sets Authorization; use one of them');
+    }
+    endpoint.oauth = resolveOAuth(http.oauth, ctx, problems);
+  }
   return endpoint;
+}
+
+function resolveOAuth(
+  oauth: HttpOAuthSchema,
+  ctx: ResolveContext,
+  problems: string[],
+): UpstreamOAuthClient {
+  if (oauth.issuer !== undefined && !isHttpUrl(oauth.issuer)) {
+    problems.push('http.oauth.issuer: must be an http:// or https:// URL');
+  }
+  const key = 'http.oauth.client_secret_ref';
+  const secret = resolveSecretRef(key, oauth.client_secret_ref, ctx, problems);
+  return {
+    client_id: oauth.client_id,
+    client_secret_ref: oauth.client_secret_ref,
+    client_secret: secret ?? '',
+    ...(oauth.scope === undefined ? {} : { scope: oauth.scope }),
+    ...(oauth.issuer === undefined ? {} : { issuer: oauth.issuer }),
+  };
 }
 
 /** The value with its references replaced, or undefined after recording why it cannot be. */
@@ -146,12 +179,18 @@ function resolveValue(
   return resolved.value;
 }
 
-function resolveAuthRef(ref: string, ctx: ResolveContext, problems: string[]): string | undefined {
+/** The secret an `env:NAME` or `file:path` reference names; `key` is the one problems name. */
+function resolveSecretRef(
+  key: string,
+  ref: string,
+  ctx: ResolveContext,
+  problems: string[],
+): string | undefined {
   if (ref.startsWith('env:')) {
     const name = ref.slice('env:'.length);
     const value = ctx.env[name];
     if (value === undefined || value === '') {
-      problems.push(`http.auth_ref: environment variable ${name} is not set or empty`);
+      problems.push(`${key}: environment variable ${name} is not set or empty`);
       return undefined;
     }
     return value;
@@ -159,7 +198,7 @@ function resolveAuthRef(ref: string, ctx: ResolveContext, problems: string[]): s
   const file = path.resolve(ctx.dir, ref.slice('file:'.length));
   const read = readSecretFile(file);
   if (!read.ok) {
-    problems.push(`http.auth_ref: ${read.problem}`);
+    problems.push(`${key}: ${read.problem}`);
     return undefined;
   }
   return read.secret;

@@ -1,7 +1,8 @@
 /**
  * One upstream MCP server as the registry loaded it: validated, defaults
- * applied, `${ENV:...}` references and `auth_ref` resolved. Keys keep the
- * file's snake_case so that a key named in a message is the key to edit.
+ * applied, `${ENV:...}` references, `auth_ref` and `oauth.client_secret_ref`
+ * resolved. Keys keep the file's snake_case so that a key named in a message
+ * is the key to edit.
  * Holds secrets: show it only through `masked()`.
  */
 export interface UpstreamRecord {
@@ -51,6 +52,20 @@ export interface HttpEndpoint {
   /** As written (`env:NAME` or `file:path`); the secret it names is `auth_secret`. */
   auth_ref?: string;
   auth_secret?: string;
+  /** The gateway's own OAuth client at the upstream's authorization server; excludes `auth_ref`. */
+  oauth?: UpstreamOAuthClient;
+}
+
+/** Client credentials the gateway presents to the authorization server an upstream names. */
+export interface UpstreamOAuthClient {
+  client_id: string;
+  /** As written (`env:NAME` or `file:path`); the secret it names is `client_secret`. */
+  client_secret_ref: string;
+  client_secret: string;
+  /** Space-separated scopes to ask for. */
+  scope?: string;
+  /** The only authorization server the secret may be sent to. */
+  issuer?: string;
 }
 
 export const APPROVALS = ['never', 'always'] as const;

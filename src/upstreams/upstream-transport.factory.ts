@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { wrapChildLaunch } from './child-launch.wrapper';
 import { OwnedStdioClientTransport } from './owned-stdio.transport';
+import { upstreamOAuthProvider } from './upstream-oauth.provider';
 import type { UpstreamRecord } from './upstream-record';
 import { forwardStderrLines } from './upstream-stderr.lines';
 
@@ -11,7 +12,8 @@ import { forwardStderrLines } from './upstream-stderr.lines';
  * minimal base environment (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus the
  * record's own `env`, never the gateway's whole environment, which holds its secrets.
  * It runs under the ownership wrapper (child-launch.wrapper.ts): its own process
- * group, and the parent-death signal so it cannot outlive the gateway.
+ * group, and the parent-death signal so it cannot outlive the gateway. An HTTP
+ * upstream gets its record's headers and credentials only, never a client's.
  */
 export function createUpstreamTransport(
   record: UpstreamRecord,
@@ -37,11 +39,16 @@ export function createUpstreamTransport(
   const headers: Record<string, string> = { ...endpoint.headers };
   if (endpoint.auth_secret) headers.Authorization = `Bearer ${endpoint.auth_secret}`;
   const url = new URL(endpoint.url);
+  const options = {
+    requestInit: { headers },
+    ...(endpoint.oauth ? { authProvider: upstreamOAuthProvider(endpoint.oauth) } : {}),
+  };
   if (record.transport === 'streamable_http') {
-    return new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    return new StreamableHTTPClientTransport(url, options);
   }
-  // The SDK sends requestInit's headers on the legacy GET stream as well as on the POSTs.
-  return new SSEClientTransport(url, { requestInit: { headers } });
+  // The SDK sends requestInit's headers, and the provider's token, on the legacy GET stream as
+  // well as on the POSTs.
+  return new SSEClientTransport(url, options);
 }
 
 function required<T>(block: T | undefined, record: UpstreamRecord, key: string): T {
