@@ -6,6 +6,6 @@ import { SharedSessionStore } from './shared/shared-session.store';
 @Global()
 @Module({
   providers: [SessionRegistry, SharedSessionStore, SessionBus],
-  exports: [SessionRegistry],
+  exports: [SessionRegistry, SharedSessionStore, SessionBus],
 })
 export class SessionModule {}

@@ -97,6 +97,11 @@ export class SessionRegistry implements OnModuleInit, OnApplicationShutdown {
     return this.sessions.get(id);
   }
 
+  /** Whether other replicas may serve this session too. */
+  isShared(session: McpSession): boolean {
+    return this.shared.has(session);
+  }
+
   /**
    * The session, from this replica or, when sessions are shared, made here
    * from its record (undefined when neither has it). Throws

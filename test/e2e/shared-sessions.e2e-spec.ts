@@ -4,6 +4,8 @@ import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { HttpGatewayChild } from '../support/http-child';
+import { McpHttpSession } from '../support/mcp-http-session';
+import { openSse, SseEvent } from '../support/sse-client';
 import { allOrNothing } from '../support/governed-clients';
 import { RoundRobinProxy } from '../support/round-robin-proxy';
 import { allToolNames } from '../support/sdk-list-pages';
@@ -19,9 +21,7 @@ import { makeTempDir, removeDir } from '../support/skills-dir';
  * other; DELETE on one ends the session on both.
  */
 
-const available = servicesAvailable('shared sessions e2e', [
-  tcpCheck('Redis', '127.0.0.1', 6379),
-]);
+const available = servicesAvailable('shared sessions e2e', [tcpCheck('Redis', '127.0.0.1', 6379)]);
 
 (available ? describe : describe.skip)('sessions shared by two replicas', () => {
   let dir: string;
@@ -93,6 +93,48 @@ const available = servicesAvailable('shared sessions e2e', [
       expect(JSON.stringify(result.structuredContent ?? result.content)).toContain(`echo: p${i}`);
     }
     await client.close();
+  });
+
+  it('resumes the standalone stream at the other replica with Last-Event-ID: what the first sent is replayed', async () => {
+    const [a, b] = replicas;
+    const headers = { 'x-mcp-client-id': 'resume-e2e' };
+    const session = await McpHttpSession.open(a.baseUrl, headers);
+    const onA = await session.openStream();
+    const listChanged = (seen: number) => (event: SseEvent) =>
+      event.data.includes('notifications/tools/list_changed') && onA.events.indexOf(event) >= seen;
+    // Each tool registered on A changes A's list: A tells the session on the stream it holds.
+    const sent: SseEvent[] = [];
+    for (let i = 0; i < 3; i++) {
+      const seen = onA.events.length;
+      const reply = await session.request(i, 'tools/call', {
+        name: 'fx_register',
+        arguments: { name: `fx_resume_${i}` },
+      });
+      expect(reply).toHaveProperty('result');
+      sent.push(await onA.next(listChanged(seen)));
+    }
+    await onA.abort();
+    expect(sent.map((event) => event.id)).toEqual([
+      expect.stringMatching(/^g[0-9a-f]{8}\/\d+$/),
+      expect.any(String),
+      expect.any(String),
+    ]);
+
+    const resumed = await openSse(`${b.baseUrl}/mcp`, {
+      ...headers,
+      'mcp-session-id': session.sessionId,
+      'mcp-protocol-version': '2025-11-25',
+      'last-event-id': sent[0].id!,
+    });
+    expect(resumed.status).toBe(200);
+    const replayed = await resumed.next((event) => event.id === sent[2].id);
+    expect(resumed.events.filter((event) => event.id !== undefined).map((e) => e.id)).toEqual([
+      sent[1].id,
+      sent[2].id,
+    ]);
+    expect(replayed.data).toBe(sent[2].data);
+    await resumed.abort();
+    await session.close();
   });
 
   it('ends the session on both replicas when one of them answers DELETE', async () => {

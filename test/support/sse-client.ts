@@ -3,6 +3,8 @@ import { ClientRequest, IncomingHttpHeaders, IncomingMessage, request } from 'no
 export interface SseEvent {
   event: string;
   data: string;
+  /** The `id:` field, when the event has one (what Last-Event-ID resumes after). */
+  id?: string;
 }
 
 export interface SseConnection {
@@ -107,14 +109,17 @@ class Connection implements SseConnection {
 
   private onBlock(block: string): void {
     let event = 'message';
+    let id: string | undefined;
     const data: string[] = [];
     for (const line of block.split('\n')) {
       if (line.startsWith(':')) continue;
       if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('id:')) id = line.slice(3).trim();
       else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
     }
     if (data.length === 0) return;
-    const parsed = { event, data: data.join('\n') };
+    const parsed: SseEvent =
+      id === undefined ? { event, data: data.join('\n') } : { event, id, data: data.join('\n') };
     this.events.push(parsed);
     for (const waiter of [...this.waiters]) {
       if (waiter.test(parsed)) {

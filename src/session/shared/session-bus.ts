@@ -32,8 +32,8 @@ const CHANNEL = 'sessions';
 @Injectable()
 export class SessionBus implements SessionPeers, OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('SharedSessions');
-  /** This replica, in event origins and in its server-to-client request ids. */
-  readonly replicaId = randomBytes(6).toString('base64url');
+  /** This replica, in event origins, its server-to-client request ids and its SSE stream ids. */
+  readonly replicaId = randomBytes(4).toString('hex');
   readonly requestIdPrefix: string;
   private readonly channel: string;
   private subscriber?: Redis;

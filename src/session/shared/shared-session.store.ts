@@ -67,11 +67,14 @@ export class SharedSessionStore {
     this.redis?.client?.pexpire(this.key(id), this.ttlMs).catch(() => undefined);
   }
 
+  /** Deletes the record and every key kept beside it (`session:<id>:...`). */
   async remove(id: string): Promise<void> {
-    await this.redis?.client?.del(this.key(id)).catch(() => undefined);
+    await this.redis?.client?.del(this.key(id), this.key(id, 'events')).catch(() => undefined);
   }
 
-  private key(id: string): string {
-    return `${this.redis!.prefix}session:${id}`;
+  /** The session's record key, or the key of something kept beside it. */
+  key(id: string, part?: string): string {
+    const key = `${this.redis!.prefix}session:${id}`;
+    return part === undefined ? key : `${key}:${part}`;
   }
 }

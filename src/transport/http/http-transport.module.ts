@@ -7,6 +7,7 @@ import { McpPostHandler } from './mcp-post.handler';
 import { OriginMiddleware } from './origin.middleware';
 import { RawBodyMiddleware } from './raw-body.middleware';
 import { SseHub } from './sse.hub';
+import { SharedStandaloneLog } from './shared-standalone-log';
 import { SseSessions } from './sse-sessions';
 import { StreamableHttpController } from './streamable-http.controller';
 
@@ -17,6 +18,7 @@ import { StreamableHttpController } from './streamable-http.controller';
     HttpSessionLookup,
     SseHub,
     SseSessions,
+    SharedStandaloneLog,
     OriginMiddleware,
     RawBodyMiddleware,
     McpPostHandler,

@@ -14,8 +14,15 @@
 export const SSE_REPLAY_MAX_EVENTS = 500;
 export const SSE_REPLAY_MAX_BYTES = 2 * 1024 * 1024;
 
-/** The stream id of a session's standalone GET /mcp stream (POST streams are `p1`, `p2`, ...). */
+/**
+ * The stream id of a session's standalone GET /mcp stream (POST streams are
+ * `p1`, `p2`, ...); a shared session's is `g<replica id>` at each replica.
+ */
 export const STANDALONE_STREAM_ID = 'g';
+
+export function isStandaloneStreamId(streamId: string): boolean {
+  return streamId.startsWith(STANDALONE_STREAM_ID);
+}
 
 export interface SseEventRecord {
   /** The SSE `id:` field, `<streamId>/<seq>`. */

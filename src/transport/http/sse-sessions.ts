@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { JsonRpcMessage } from '../../json-rpc/json-rpc.types';
 import { McpSession } from '../../session/mcp-session';
 import { MessageSink } from '../../session/message-sink';
+import { SharedStandaloneLog } from './shared-standalone-log';
 import { SseEventLog, SseEventRecord, STANDALONE_STREAM_ID } from './sse-event-log';
 import { SseStream } from './sse-stream';
 
@@ -27,6 +28,10 @@ export interface ResumablePostStream {
  */
 export class SessionSseState {
   readonly log = new SseEventLog();
+
+  /** `g`, or `g<replica>` for a shared session, so that replicas' event ids never collide. */
+  constructor(readonly standaloneStreamId: string = STANDALONE_STREAM_ID) {}
+
   private readonly running = new Map<string, ResumablePostStream>();
   private postStreams = 0;
 
@@ -48,7 +53,7 @@ export class SessionSseState {
 
   /** Whether `streamId` names a stream this session has had (running or finished). */
   knows(streamId: string): boolean {
-    if (streamId === STANDALONE_STREAM_ID) return true;
+    if (streamId === this.standaloneStreamId) return true;
     const match = /^p(\d+)$/.exec(streamId);
     return match !== null && Number(match[1]) >= 1 && Number(match[1]) <= this.postStreams;
   }
@@ -66,10 +71,12 @@ export class SessionSseState {
 export class SseSessions {
   private readonly states = new WeakMap<McpSession, SessionSseState>();
 
+  constructor(private readonly shared: SharedStandaloneLog) {}
+
   of(session: McpSession): SessionSseState {
     let state = this.states.get(session);
     if (!state) {
-      state = new SessionSseState();
+      state = new SessionSseState(this.shared.streamIdFor(session));
       this.states.set(session, state);
     }
     return state;
@@ -83,13 +90,15 @@ export function writeRecord(connection: SseStream, record: SseEventRecord): bool
 
 /**
  * The session's standalone GET /mcp stream: every message is logged under the
- * standalone stream id and written with its event id, so a client that lost
+ * session's standalone stream id and written with its event id, so a client that lost
  * the connection can reopen it with Last-Event-ID and get what it missed.
  */
 export class StandaloneSseSink implements MessageSink {
   constructor(
     readonly connection: SseStream,
-    private readonly log: SseEventLog,
+    private readonly state: SessionSseState,
+    /** Also keeps each event elsewhere (Redis, for a shared session); called before it is written. */
+    private readonly mirror: (record: SseEventRecord) => void = () => undefined,
   ) {}
 
   get open(): boolean {
@@ -99,7 +108,9 @@ export class StandaloneSseSink implements MessageSink {
   send(message: JsonRpcMessage | JsonRpcMessage[]): void {
     for (const one of Array.isArray(message) ? message : [message]) {
       if (!this.open) return;
-      writeRecord(this.connection, this.log.append(STANDALONE_STREAM_ID, JSON.stringify(one)));
+      const record = this.state.log.append(this.state.standaloneStreamId, JSON.stringify(one));
+      this.mirror(record);
+      writeRecord(this.connection, record);
     }
   }
 }

@@ -6,7 +6,8 @@ import { acceptsEventStream, headerValue, LAST_EVENT_ID_HEADER } from './http-he
 import { sendHttpError } from './http-reply';
 import { HttpSessionLookup } from './http-session.lookup';
 import { SseHub } from './sse.hub';
-import { parseEventId, SSE_REPLAY_MAX_EVENTS, STANDALONE_STREAM_ID } from './sse-event-log';
+import { SharedStandaloneLog } from './shared-standalone-log';
+import { isStandaloneStreamId, parseEventId, SSE_REPLAY_MAX_EVENTS } from './sse-event-log';
 import { SseSessions, StandaloneSseSink, writeRecord } from './sse-sessions';
 import { SseStream } from './sse-stream';
 
@@ -22,6 +23,7 @@ export class StreamableHttpController {
     private readonly lookup: HttpSessionLookup,
     private readonly hub: SseHub,
     private readonly sse: SseSessions,
+    private readonly sharedLog: SharedStandaloneLog,
   ) {}
 
   @Get()
@@ -70,7 +72,9 @@ export class StreamableHttpController {
   }
 
   private attachStandalone(session: McpSession, stream: SseStream): void {
-    const sink = new StandaloneSseSink(stream, this.sse.of(session).log);
+    const sink = new StandaloneSseSink(stream, this.sse.of(session), (record) =>
+      this.sharedLog.mirror(session, record),
+    );
     session.attachStandalone(sink);
     const unsubscribe = session.onClose(() => stream.close());
     stream.onClose(() => {
@@ -85,10 +89,17 @@ export class StreamableHttpController {
    * then (while the stream still runs) the rest of it on this connection. A
    * POST stream's resumed connection ends after its response, like the POST's.
    */
-  private resumeStream(session: McpSession, lastEventId: string, res: Response): void {
+  private async resumeStream(
+    session: McpSession,
+    lastEventId: string,
+    res: Response,
+  ): Promise<void> {
     const state = this.sse.of(session);
     const cursor = parseEventId(lastEventId);
     const shown = JSON.stringify(lastEventId.slice(0, 64));
+    if (cursor && isStandaloneStreamId(cursor.streamId) && !state.knows(cursor.streamId)) {
+      return this.resumeOtherReplicaStream(session, lastEventId, shown, res);
+    }
     if (!cursor || !state.knows(cursor.streamId)) {
       return sendHttpError(
         res,
@@ -104,7 +115,7 @@ export class StreamableHttpController {
         `Bad Request: cannot resume after ${shown}: the session does not hold every event after it (it keeps its newest ${SSE_REPLAY_MAX_EVENTS}); reconnect without Last-Event-ID`,
       );
     }
-    const standalone = cursor.streamId === STANDALONE_STREAM_ID;
+    const standalone = cursor.streamId === state.standaloneStreamId;
     const running = standalone ? undefined : state.runningPostStream(cursor.streamId);
     if (standalone ? session.hasStandaloneStream() : running?.connected) {
       return sendHttpError(res, 409, 'Conflict: this stream already has an open connection');
@@ -116,5 +127,33 @@ export class StreamableHttpController {
     else if (running) running.attach(stream);
     // A finished POST stream: everything it sent after the cursor was just replayed.
     else stream.close();
+  }
+
+  /**
+   * A standalone stream another replica held (it drained or died): its events
+   * are in Redis for a shared session; they are replayed and the stream goes
+   * on here. POST streams do not move: their requests ran on that replica.
+   */
+  private async resumeOtherReplicaStream(
+    session: McpSession,
+    lastEventId: string,
+    shown: string,
+    res: Response,
+  ): Promise<void> {
+    const missed = await this.sharedLog.after(session, lastEventId);
+    if (!missed) {
+      return sendHttpError(
+        res,
+        400,
+        `Bad Request: cannot resume after ${shown}: the event is not among those this session keeps (it keeps its newest ${SSE_REPLAY_MAX_EVENTS}); reconnect without Last-Event-ID`,
+      );
+    }
+    if (session.hasStandaloneStream()) {
+      return sendHttpError(res, 409, 'Conflict: this session already has an open SSE stream');
+    }
+    const stream = this.hub.openHeld(session.clientId, res, { 'Mcp-Session-Id': session.id });
+    if (!stream) return;
+    for (const record of missed) writeRecord(stream, record);
+    this.attachStandalone(session, stream);
   }
 }
