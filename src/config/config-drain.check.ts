@@ -2,13 +2,15 @@ import { keyLabel, Problem } from './config-problem';
 import { GatewayConfig } from './gateway-config';
 
 /**
- * The drain delay counts against the shutdown deadline (both start at the
+ * The HTTP drain delay counts against the shutdown deadline (both start at the
  * signal), so a delay as long as the deadline would cut every stop short.
  */
 export function drainConfigProblems(
-  config: Pick<GatewayConfig, 'http' | 'limits'>,
+  config: Pick<GatewayConfig, 'transport' | 'http' | 'limits'>,
   originOf: (keyPath: readonly string[]) => string | undefined,
 ): Problem[] {
+  // Only the HTTP transport drains; a stdio gateway ignores the delay.
+  if (config.transport !== 'http') return [];
   const delay = config.http.drain_delay_seconds;
   const deadline = config.limits.shutdown_deadline_seconds;
   if (delay < deadline) return [];

@@ -258,7 +258,9 @@ describe('owlclaw mcp-server CLI', () => {
       expect(stdout).toBe('');
 
       // Connection: close, so no idle keep-alive connection holds the stop for its timeout.
-      const health = await request(`http://127.0.0.1:${port}`).get('/health').set('Connection', 'close');
+      const health = await request(`http://127.0.0.1:${port}`)
+        .get('/health')
+        .set('Connection', 'close');
       expect(health.status).toBe(200);
 
       const started = Date.now();
