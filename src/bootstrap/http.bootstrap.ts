@@ -7,9 +7,16 @@ import { AddressInfo, Server } from 'node:net';
 import { AppModule, AppModuleOptions } from '../app.module';
 import { GatewayConfig } from '../config/gateway-config';
 import { ShutdownDeadline } from '../health/shutdown.deadline';
+import { GracefulDrain } from '../transport/http/graceful-drain';
 import { corsOptions } from '../transport/http/cors-options';
 import { McpFrontDoor } from '../transport/http/mcp-front-door';
 import { OriginMiddleware } from '../transport/http/origin.middleware';
+
+const NOT_NEST_SIGNALS = new Set<string>([
+  ShutdownSignal.SIGHUP,
+  ShutdownSignal.SIGTERM,
+  ShutdownSignal.SIGINT,
+]);
 
 export interface HttpGatewayOptions {
   config: GatewayConfig;
@@ -50,10 +57,12 @@ export async function createHttpGateway(
   if (config.http.cors.enabled) enableCors(app, config);
   app.get(McpFrontDoor).install(app.getHttpServer() as EventEmitter);
   // SIGHUP reloads (governance rules, upstream registry); Nest's default list would stop the gateway on it.
+  // SIGTERM and SIGINT drain first (readiness off, delay, listener closed): GracefulDrain owns them.
   app.enableShutdownHooks(
-    Object.values(ShutdownSignal).filter((signal) => signal !== ShutdownSignal.SIGHUP),
+    Object.values(ShutdownSignal).filter((signal) => !NOT_NEST_SIGNALS.has(signal)),
   );
   app.get(ShutdownDeadline).listen();
+  app.get(GracefulDrain).listen(() => app.close());
   return app;
 }
 

@@ -1,4 +1,3 @@
-import { INestApplication } from '@nestjs/common';
 import { Command, Option } from 'commander';
 import { runStdioGateway } from '../bootstrap/stdio.bootstrap';
 import { createHttpGateway, listenHttpGateway } from '../bootstrap/http.bootstrap';
@@ -71,7 +70,6 @@ async function start(flags: StartFlags): Promise<void> {
     process.exit(0);
   }
   const app = await createHttpGateway({ config, configSource: source, logger });
-  exitZeroOnStop(app);
   const address = await listenHttpGateway(app, config);
   const scheme = config.http.tls.enabled ? 'https' : 'http';
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -79,26 +77,4 @@ async function start(flags: StartFlags): Promise<void> {
     { msg: 'listening', url: `${scheme}://${host}:${address.port}/mcp`, port: address.port },
     'Bootstrap',
   );
-}
-
-/**
- * An orderly stop is a success. Nest's shutdown hook closes the app and then
- * re-raises the signal, so the process would die "killed by SIGTERM" (143).
- * This listener shares that same shutdown (Nest runs it once however often it
- * is asked) and exits 0 when it is done; it stays registered, so the
- * re-raised signal lands here too instead of killing the process.
- */
-function exitZeroOnStop(app: INestApplication): void {
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopping ??= app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        printError(`owlclaw: shutdown failed: ${err instanceof Error ? err.message : String(err)}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
 }

@@ -154,6 +154,15 @@ export class HttpSchema {
   @IsArray()
   allowed_hosts!: string[];
 
+  /**
+   * Seconds between SIGTERM/SIGINT (readiness fails at once) and the listener
+   * closing, so a load balancer sees the failed readiness and stops routing here.
+   */
+  @Default(5)
+  @Min(0)
+  @IsInt()
+  drain_delay_seconds!: number;
+
   @Section(() => CorsSchema)
   cors!: CorsSchema;
 

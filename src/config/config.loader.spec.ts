@@ -338,6 +338,29 @@ describe('loadGatewayConfig', () => {
   });
 
   describe('validation', () => {
+    it('refuses an HTTP drain delay as long as the shutdown deadline, naming both keys', () => {
+      const error = loadError({
+        overrides: { transport: 'http' },
+        env: {
+          MCP_SERVER_HTTP_DRAIN_DELAY_SECONDS: '30',
+          MCP_SERVER_LIMITS_SHUTDOWN_DEADLINE_SECONDS: '30',
+        },
+      });
+      expect(error.problems).toEqual([
+        'mcp_server.http.drain_delay_seconds: must be less than mcp_server.limits.shutdown_deadline_seconds (30): the deadline counts from the same signal (from env MCP_SERVER_HTTP_DRAIN_DELAY_SECONDS)',
+      ]);
+    });
+
+    it('ignores the drain delay in stdio mode and refuses a negative one', () => {
+      const env = {
+        MCP_SERVER_HTTP_DRAIN_DELAY_SECONDS: '9',
+        MCP_SERVER_LIMITS_SHUTDOWN_DEADLINE_SECONDS: '3',
+      };
+      expect(load({ overrides: { transport: 'stdio' }, env }).http.drain_delay_seconds).toBe(9);
+      const error = loadError({ env: { MCP_SERVER_HTTP_DRAIN_DELAY_SECONDS: '-1' } });
+      expect(error.message).toContain('mcp_server.http.drain_delay_seconds');
+    });
+
     it('rejects a bad port in the file, naming key and file', () => {
       const file = writeFile('bad-port.yaml', 'mcp_server:\n  http:\n    port: 70000\n');
       const error = loadError({ configPath: file });

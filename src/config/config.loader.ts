@@ -8,6 +8,7 @@ import { DEFAULT_CONFIG } from './config.defaults';
 import { GatewayConfigSchema, validateGatewayConfigShape } from './config.schema';
 import { CONFIG_PATH_ENV, readEnv } from './config-env.reader';
 import { suggestKey } from './config-key.suggestion';
+import { drainConfigProblems } from './config-drain.check';
 import { oauthConfigProblems } from './config-oauth.check';
 import { FILE_ROOT_KEY, keyLabel, Problem, render } from './config-problem';
 import { GatewayConfig } from './gateway-config';
@@ -135,6 +136,7 @@ export function loadGatewayConfigWithSource(
   }
   checkTlsFiles(shape.ok ? shape.config : merged, cwd, originOf, problems);
   if (shape.ok) problems.push(...oauthConfigProblems(shape.config.auth, originOf));
+  if (shape.ok) problems.push(...drainConfigProblems(shape.config, originOf));
 
   if (problems.length > 0 || !shape.ok) {
     throw new ConfigValidationError(problems.map(render));

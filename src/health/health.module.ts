@@ -12,6 +12,6 @@ import { UpstreamsHealthIndicator } from './upstreams.health';
   imports: [TerminusModule.forRoot({ logger: false }), LedgerModule, UpstreamsModule],
   controllers: [HealthController],
   providers: [GatewayHealthIndicator, UpstreamsHealthIndicator, ShutdownState, ShutdownDeadline],
-  exports: [GatewayHealthIndicator],
+  exports: [GatewayHealthIndicator, ShutdownState],
 })
 export class HealthModule {}

@@ -5,6 +5,11 @@ import { Injectable, OnApplicationShutdown, BeforeApplicationShutdown } from '@n
 export class ShutdownState implements BeforeApplicationShutdown, OnApplicationShutdown {
   draining = false;
 
+  /** Called at the stop signal, before the drain delay: readiness fails while traffic is still served. */
+  startDraining(): void {
+    this.draining = true;
+  }
+
   beforeApplicationShutdown(): void {
     this.draining = true;
   }

@@ -207,7 +207,12 @@ describe('owlclaw mcp-server CLI', () => {
           '--host',
           '127.0.0.1',
         ],
-        { cwd: workDir, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+        {
+          cwd: workDir,
+          // The drain delay is a load balancer's concern (graceful-drain.e2e-spec.ts).
+          env: cliEnv({ MCP_SERVER_HTTP_DRAIN_DELAY_SECONDS: '0' }),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
       );
       child = server;
       let stderr = '';
@@ -252,7 +257,10 @@ describe('owlclaw mcp-server CLI', () => {
       }
       expect(stdout).toBe('');
 
-      const health = await request(`http://127.0.0.1:${port}`).get('/health');
+      // Connection: close, so no idle keep-alive connection holds the stop for its timeout.
+      const health = await request(`http://127.0.0.1:${port}`)
+        .get('/health')
+        .set('Connection', 'close');
       expect(health.status).toBe(200);
 
       const started = Date.now();

@@ -27,7 +27,8 @@ export class HttpGatewayChild {
   static async start(env: Record<string, string>, timeoutMs = 90_000): Promise<HttpGatewayChild> {
     const child = spawn(process.execPath, ['-r', '@swc-node/register', FIXTURE_ENTRY, 'http'], {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', ...env },
+      // No drain delay unless a test asks for one: stops stay quick.
+      env: { PATH: process.env.PATH ?? '', MCP_SERVER_HTTP_DRAIN_DELAY_SECONDS: '0', ...env },
     });
     child.stdout.resume();
     child.stderr.setEncoding('utf8');

@@ -1,4 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { HealthModule } from '../../health/health.module';
+import { GracefulDrain } from './graceful-drain';
 import { HttpSessionLookup } from './http-session.lookup';
 import { IdleConnectionsDrain } from './idle-connections.drain';
 import { LegacySseController } from './legacy-sse.controller';
@@ -13,6 +15,7 @@ import { StreamableHttpController } from './streamable-http.controller';
 
 /** MCP over HTTP: Streamable HTTP on /mcp and the legacy HTTP+SSE pair. */
 @Module({
+  imports: [HealthModule],
   controllers: [StreamableHttpController, LegacySseController],
   providers: [
     HttpSessionLookup,
@@ -24,6 +27,7 @@ import { StreamableHttpController } from './streamable-http.controller';
     McpPostHandler,
     McpFrontDoor,
     IdleConnectionsDrain,
+    GracefulDrain,
   ],
   exports: [SseHub],
 })

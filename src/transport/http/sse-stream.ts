@@ -46,7 +46,8 @@ export class SseStream implements MessageSink {
       ...headers,
       'Content-Type': 'text/event-stream',
       'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
+      // A draining gateway marked the response to close its connection; that must stand.
+      Connection: res.getHeader('Connection') === 'close' ? 'close' : 'keep-alive',
       // Reverse proxies (nginx) must not buffer the stream.
       'X-Accel-Buffering': 'no',
     });
@@ -92,6 +93,15 @@ export class SseStream implements MessageSink {
   onClose(listener: () => void): void {
     if (this.ended) listener();
     else this.closeListeners.push(listener);
+  }
+
+  /**
+   * Ends the stream with a bare `retry:` field (no event), which sets how long
+   * the client waits before it reconnects: elsewhere, when this gateway drains.
+   */
+  closeWithRetry(retryMs: number): void {
+    this.write(`retry: ${retryMs}\n\n`);
+    this.close();
   }
 
   /** Ends the response (if still open) and frees the timer and listeners; idempotent. */

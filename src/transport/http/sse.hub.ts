@@ -18,7 +18,11 @@ import { SseStream } from './sse-stream';
 export class SseHub implements BeforeApplicationShutdown {
   private readonly logger = new Logger(SseHub.name);
   private readonly streams = new Set<SseStream>();
+  /** The streams of `openHeld`, which only a drain ends. */
+  private readonly heldStreams = new Set<SseStream>();
   private readonly held: ClientSlots;
+  /** Set once the drain ended the held streams: a stream opened later ends at once with it. */
+  private drainRetryMs?: number;
 
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
@@ -69,7 +73,13 @@ export class SseHub implements BeforeApplicationShutdown {
       return undefined;
     }
     const stream = this.open(res, headers);
-    stream.onClose(() => this.held.release(clientId));
+    this.heldStreams.add(stream);
+    stream.onClose(() => {
+      this.heldStreams.delete(stream);
+      this.held.release(clientId);
+    });
+    // Opened on a keep-alive connection after the drain: the client reconnects elsewhere.
+    if (this.drainRetryMs !== undefined) stream.closeWithRetry(this.drainRetryMs);
     return stream;
   }
 
@@ -85,6 +95,18 @@ export class SseHub implements BeforeApplicationShutdown {
   /** Keep-alive timers still running, for leak checks. */
   get keepAliveTimers(): number {
     return [...this.streams].filter((stream) => stream.keepAliveActive).length;
+  }
+
+  /**
+   * Ends every held stream (and any opened from now on) with a `retry:` hint,
+   * so its client reconnects, to another replica. Streams answering one POST
+   * are left to end with their call. Returns how many were ended.
+   */
+  endHeldStreams(retryMs: number): number {
+    this.drainRetryMs = retryMs;
+    const ending = [...this.heldStreams];
+    for (const stream of ending) stream.closeWithRetry(retryMs);
+    return ending.length;
   }
 
   /** Open streams would keep the HTTP server from closing, so they end first. */

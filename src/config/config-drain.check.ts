@@ -1,0 +1,25 @@
+import { keyLabel, Problem } from './config-problem';
+import { GatewayConfig } from './gateway-config';
+
+/**
+ * The HTTP drain delay counts against the shutdown deadline (both start at the
+ * signal), so a delay as long as the deadline would cut every stop short.
+ */
+export function drainConfigProblems(
+  config: Pick<GatewayConfig, 'transport' | 'http' | 'limits'>,
+  originOf: (keyPath: readonly string[]) => string | undefined,
+): Problem[] {
+  // Only the HTTP transport drains; a stdio gateway ignores the delay.
+  if (config.transport !== 'http') return [];
+  const delay = config.http.drain_delay_seconds;
+  const deadline = config.limits.shutdown_deadline_seconds;
+  if (delay < deadline) return [];
+  const keyPath = ['http', 'drain_delay_seconds'];
+  return [
+    {
+      subject: keyLabel(keyPath),
+      message: `must be less than ${keyLabel(['limits', 'shutdown_deadline_seconds'])} (${deadline}): the deadline counts from the same signal`,
+      origin: originOf(keyPath),
+    },
+  ];
+}
