@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { HttpGatewayChild } from '../support/http-child';
 import { allOrNothing } from '../support/governed-clients';
-import { RoundRobinProxy } from '../support/round-robin-proxy';
+import { RoundRobinProxy } from '../../bench/shared/round-robin-proxy';
 import { allToolNames } from '../support/sdk-list-pages';
 import { servicesAvailable, tcpCheck } from '../support/service-availability';
 import { makeTempDir, removeDir } from '../support/skills-dir';
@@ -19,9 +19,7 @@ import { makeTempDir, removeDir } from '../support/skills-dir';
  * other; DELETE on one ends the session on both.
  */
 
-const available = servicesAvailable('shared sessions e2e', [
-  tcpCheck('Redis', '127.0.0.1', 6379),
-]);
+const available = servicesAvailable('shared sessions e2e', [tcpCheck('Redis', '127.0.0.1', 6379)]);
 
 (available ? describe : describe.skip)('sessions shared by two replicas', () => {
   let dir: string;
