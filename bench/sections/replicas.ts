@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { BenchContext } from '../lib/context';
-import { CpuPerRequest } from '../report/results';
 import { medianCpu, startCpuReading } from '../lib/cpu-per-request';
 import { echoCallBody, verifiedEchoBody } from '../lib/echo-call';
 import { loadTest, LoadTestResult } from '../lib/load-test';
 import { summarizeLoad } from '../lib/load-summary';
 import { progress } from '../lib/log';
 import { RedisProbe } from '../lib/redis-probe';
-import { ReplicasCell, ReplicasResults } from '../report/results';
+import { CpuPerRequest, ReplicasCell, ReplicasResults } from '../report/results';
 import {
   REPLICAS_LABELS,
   ReplicasTarget,
