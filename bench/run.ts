@@ -20,6 +20,7 @@ import { runFederationSection } from './sections/federation';
 import { runHttpSection } from './sections/http';
 import { runLedgerGrowth } from './sections/ledger-growth';
 import { runProfile } from './sections/profile';
+import { runReplicasSection } from './sections/replicas';
 import { runSkillsGrowth } from './sections/skills-growth';
 import { runStdioSection } from './sections/stdio';
 import { runToolsGrowth } from './sections/tools-growth';
@@ -66,6 +67,7 @@ async function runSections(ctx: BenchContext, results: BenchResults): Promise<vo
   if (sections.includes('http')) results.http = await runHttpSection(ctx);
   if (sections.includes('stdio')) results.stdio = await runStdioSection(ctx);
   if (sections.includes('federation')) results.federation = await runFederationSection(ctx);
+  if (sections.includes('replicas')) results.replicas = await runReplicasSection(ctx);
   const growth: GrowthResults = { ledger: [], notes: [] };
   if (sections.includes('tools')) growth.tools = await runToolsGrowth(ctx);
   if (sections.includes('skills')) growth.skills = await runSkillsGrowth(ctx);

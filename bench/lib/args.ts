@@ -1,7 +1,15 @@
 import { parseArgs } from 'node:util';
 import { dockerfileNodeFlags, splitFlags } from './node-flags';
 
-export const SECTIONS = ['http', 'stdio', 'federation', 'tools', 'skills', 'ledger'] as const;
+export const SECTIONS = [
+  'http',
+  'stdio',
+  'federation',
+  'replicas',
+  'tools',
+  'skills',
+  'ledger',
+] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -17,6 +25,8 @@ export interface BenchOptions {
   ledgerRows: number;
   ledgerDrivers: Array<'sqlite' | 'postgres'>;
   postgresUrl: string;
+  /** The Redis the replicas section's gateways share (state.driver redis). */
+  redisUrl: string;
   /** Wait while the 1-minute load average is above this (0: never wait). */
   maxLoad: number;
   waitMinutes: number;
@@ -38,9 +48,9 @@ const HELP = `npm run bench -- [options]
                         (default: all; "growth" means tools,skills,ledger; "profile" means --profile)
                         (a short look at one section: --only federation --duration 2 --reps 1
                         --connections 10 --max-load 0)
-  --duration <s>        seconds per HTTP load run, federation's too (default 10)
-  --reps <n>            HTTP and federation repetitions, targets alternating (default 3)
-  --connections <list>  HTTP and federation connection counts (default 10,50)
+  --duration <s>        seconds per HTTP load run, federation's and replicas' too (default 10)
+  --reps <n>            HTTP, federation and replicas repetitions, targets alternating (default 3)
+  --connections <list>  HTTP, federation and replicas connection counts (default 10,50)
   --stdio-calls <n>     stdio round trips per run (default 10000)
   --stdio-reps <n>      stdio runs per cell, each on fresh servers, targets alternating; the median counts
                         (default 5: a run lasts about a second, and its rate moves by 10-20 % with where
@@ -50,6 +60,8 @@ const HELP = `npm run bench -- [options]
   --ledger-rows <n>     ledger rows for the stats/ledger queries (default 1000000)
   --ledger <list>       ledger drivers: sqlite,postgres (default both)
   --postgres-url <url>  PostgreSQL for the ledger test (default postgres://postgres@127.0.0.1:5432/test)
+  --redis-url <url>     Redis for the replicas section (default redis://127.0.0.1:6379); its keys
+                        get a prefix of their own per run and are deleted at the end
   --max-load <x>        wait while the 1-min load average exceeds x (default 3; 0 = never wait)
   --wait-minutes <n>    longest wait for the load to drop (default 20)
   --no-build            use dist/ as it is (default: npm run build first)
@@ -76,6 +88,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'ledger-rows': { type: 'string', default: '1000000' },
       ledger: { type: 'string', default: 'sqlite,postgres' },
       'postgres-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
+      'redis-url': { type: 'string', default: 'redis://127.0.0.1:6379' },
       'max-load': { type: 'string', default: '3' },
       'wait-minutes': { type: 'string', default: '20' },
       'no-build': { type: 'boolean', default: false },
@@ -108,6 +121,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       return d;
     }),
     postgresUrl: values['postgres-url'],
+    redisUrl: values['redis-url'],
     maxLoad: Number(values['max-load']),
     waitMinutes: Number(values['wait-minutes']),
     build: !values['no-build'],

@@ -1,6 +1,7 @@
 import { MachineInfo } from '../lib/machine';
 import { comparedCell } from './compared-cell';
 import { federationSection } from './federation-markdown';
+import { replicasSection } from './replicas-markdown';
 import { num, ratio, table, verdict } from './format';
 import {
   BenchResults,
@@ -28,6 +29,7 @@ export function renderReport(results: BenchResults, machine: MachineInfo): strin
     results.http ? httpSection(results.http) : '',
     results.stdio ? stdioSection(results.stdio) : '',
     results.federation ? federationSection(results.federation) : '',
+    results.replicas ? replicasSection(results.replicas) : '',
     results.growth ? growthSection(results.growth) : '',
     results.profile ? profileSection(results.profile) : '',
     methodSection(),
@@ -236,7 +238,7 @@ function timingRows(timings: QueryTiming[]): Array<Array<string | number>> {
 
 function growthSection(growth: GrowthResults): string {
   const header = ['Query', 'First ms', 'Median ms', 'Answer', `< ${QUERY_LIMIT_MS} ms`];
-  const parts = ['## 4. Growth', ''];
+  const parts = ['## 5. Growth', ''];
   if (growth.tools) {
     parts.push(
       `### tools/list with ${growth.tools.count.toLocaleString('en-US')} registered tools`,
@@ -281,7 +283,7 @@ function profileSection(results: ProfileResults): string {
   const profile = results.summary;
   const pct = (value: number) => `${value.toFixed(1)} %`;
   return [
-    '## 5. CPU profile of gateway (a) under tools/call load',
+    '## 6. CPU profile of gateway (a) under tools/call load',
     '',
     paragraph(
       `\`node --cpu-prof\` on a fresh gateway (a), ${results.connections} connections: a first load period`,
@@ -357,6 +359,9 @@ function methodSection(): string {
     "  compiled SDK stdio server; the gateway's SDK client keeps one connection to it. Its calls pass",
     "  governance and the ledger like the local echo's (cost 0, so no budget is reserved). The upstream",
     '  competes with the gateway and autocannon for the same two cores, as a real stdio upstream does.',
+    "- Replicas: the gateways are gateway (a)'s setup with `state.driver` memory or redis; the redis",
+    "  ones share the machine's Redis under a key prefix of the run's own (deleted at the end). The",
+    '  round-robin proxy is a node child process of its own, forwarding with keep-alive connections.',
     '- autocannon runs inside the bench process, on the same machine as the servers.',
     '- Growth queries are timed from the client (HTTP round trip included) on an otherwise idle',
     '  gateway: the first request, then the median of the repeats.',

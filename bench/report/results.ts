@@ -86,6 +86,55 @@ export interface FederationResults {
   idle: IdleUpstreamsRss;
 }
 
+/**
+ * The replicas section's targets. Shared-session cost: one gateway with
+ * in-process sessions (`memory`) or Redis-backed ones (`redis`), called
+ * directly. Scale-out: the redis gateway alone behind the round-robin proxy
+ * (`one-replica`), or it and a second one behind it (`two-replicas`).
+ */
+export type ReplicasTargetKey = 'memory' | 'redis' | 'one-replica' | 'two-replicas';
+
+/** CPU time per request of each process on the request's path (µs), median over the runs. */
+export interface CpuPerRequest {
+  /** Every gateway process that served the cell, together. */
+  gatewaysUs: number;
+  /** The round-robin proxy (0 when the cell has none). */
+  proxyUs: number;
+  /** The bench process, which runs autocannon. */
+  loadGeneratorUs: number;
+  /** redis-server (its INFO cpu), NaN when it could not be read; 0 for in-process sessions. */
+  redisUs: number;
+}
+
+export interface ReplicasCell {
+  target: ReplicasTargetKey;
+  connections: number;
+  runs: LoadTestResult[];
+  /** Medians over the runs. */
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Totals over the runs. */
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  mismatches: number;
+  cpu: CpuPerRequest;
+}
+
+export interface ReplicasResults {
+  durationSeconds: number;
+  reps: number;
+  labels: Record<ReplicasTargetKey, string>;
+  /** `memory` against `redis`. */
+  sharedCost: ReplicasCell[];
+  /** `one-replica` against `two-replicas`. */
+  scaleOut: ReplicasCell[];
+  /** Cores of the machine every process shared. */
+  cores: number;
+}
+
 export interface StdioCell {
   target: 'gateway' | 'sdk';
   inFlight: number;
@@ -147,6 +196,7 @@ export interface BenchResults {
   http?: HttpResults;
   stdio?: StdioResults;
   federation?: FederationResults;
+  replicas?: ReplicasResults;
   growth?: GrowthResults;
   profile?: ProfileResults;
 }

@@ -1,5 +1,6 @@
 import { comparedCell } from './compared-cell';
 import { num, ratio } from './format';
+import { pairedCells } from './replicas-pairs';
 import {
   BenchResults,
   FederationCell,
@@ -26,6 +27,9 @@ const MIN_STDIO_RATIO = 0.6;
 const MIN_FEDERATED_VS_LOCAL = 0.5;
 const MIN_FEDERATED_VS_SDK = 2;
 const MAX_FEDERATED_P99_VS_LOCAL = 3;
+/** Redis-backed sessions (and counters) against in-process ones, on one gateway. */
+const MIN_SHARED_SESSIONS_RPS = 0.85;
+const MAX_SHARED_SESSIONS_P99 = 1.5;
 
 export interface TargetCheck {
   target: string;
@@ -39,6 +43,7 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
     ...httpChecks(results),
     ...stdioChecks(results),
     ...federationChecks(results),
+    ...replicasChecks(results),
     ...queryChecks(results),
   ];
 }
@@ -153,6 +158,27 @@ function federationChecks({ federation }: BenchResults): TargetCheck[] {
       }
       return checks;
     });
+}
+
+function replicasChecks({ replicas }: BenchResults): TargetCheck[] {
+  if (!replicas) return [];
+  return pairedCells(replicas.sharedCost, 'redis', 'memory').flatMap(([redis, memory]) => {
+    const rps = redis.rps / memory.rps;
+    const p99 = redis.p99Ms / memory.p99Ms;
+    const conns = `${redis.connections} connections`;
+    return [
+      {
+        target: `Redis-backed sessions req/s ≥ ${MIN_SHARED_SESSIONS_RPS} × in-process, ${conns}`,
+        measured: `${num(redis.rps)} vs ${num(memory.rps)} req/s = ${ratio(rps)}`,
+        met: rps >= MIN_SHARED_SESSIONS_RPS,
+      },
+      {
+        target: `Redis-backed sessions p99 ≤ ${MAX_SHARED_SESSIONS_P99} × in-process, ${conns}`,
+        measured: `${num(redis.p99Ms)} vs ${num(memory.p99Ms)} ms = ${ratio(p99)}`,
+        met: p99 <= MAX_SHARED_SESSIONS_P99,
+      },
+    ];
+  });
 }
 
 function queryChecks({ growth }: BenchResults): TargetCheck[] {

@@ -1,10 +1,9 @@
 import { BenchContext } from '../lib/context';
+import { echoCallBody, verifiedEchoBody } from '../lib/echo-call';
 import { loadTest, LoadTestResult } from '../lib/load-test';
 import { progress } from '../lib/log';
-import { rpc } from '../lib/mcp-http';
-import { median, sum } from '../lib/stats';
+import { summarizeLoad } from '../lib/load-summary';
 import { FederationCell, FederationResults } from '../report/results';
-import { ECHO_ARGS, ECHO_RESULT_TEXT } from '../shared/bench-tool';
 import { IDLE_UPSTREAMS, measureIdleUpstreams } from './federation-idle';
 import {
   FEDERATION_LABELS,
@@ -14,14 +13,6 @@ import {
 } from './federation-targets';
 
 const WARMUP_SECONDS = 3;
-
-const callBody = (tool: string): string =>
-  JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: { name: tool, arguments: ECHO_ARGS },
-  });
 
 /**
  * Federation: tools/call of the same trivial echo as the gateway's own tool,
@@ -38,7 +29,9 @@ export async function runFederationSection(ctx: BenchContext): Promise<Federatio
   let gatewayMaxRssMb = 0;
   try {
     const expected = new Map<string, string>();
-    for (const target of started.targets) expected.set(target.key, await sampleAndVerify(target));
+    for (const target of started.targets) {
+      expected.set(target.key, await verifiedEchoBody(target));
+    }
     progress(`federation: warm-up, ${WARMUP_SECONDS} s per target`);
     for (const target of started.targets) {
       await run(target, connections[0], WARMUP_SECONDS, expected.get(target.key));
@@ -85,26 +78,11 @@ function run(
   return loadTest({
     url: target.url,
     headers: target.headers,
-    body: callBody(target.tool),
+    body: echoCallBody(target.tool),
     connections,
     durationSeconds,
     expectBody,
   });
-}
-
-/** One call before any load: the echo must be right; its exact body is then expected of every response. */
-async function sampleAndVerify(target: FederationTarget): Promise<string> {
-  const reply = await rpc(target.url, target.headers, JSON.parse(callBody(target.tool)));
-  const result = reply.message?.result;
-  const content = result?.content as Array<{ text?: string }> | undefined;
-  const right =
-    reply.status === 200 && result?.isError !== true && content?.[0]?.text === ECHO_RESULT_TEXT;
-  if (!right) {
-    throw new Error(
-      `${target.label} answered tools/call wrongly: HTTP ${reply.status} ${reply.body.slice(0, 400)}`,
-    );
-  }
-  return reply.body;
 }
 
 function cell(
@@ -112,17 +90,5 @@ function cell(
   connections: number,
   runs: LoadTestResult[],
 ): FederationCell {
-  return {
-    target: target.key,
-    connections,
-    runs,
-    rps: median(runs.map((r) => r.requestsPerSecond)),
-    p50Ms: median(runs.map((r) => r.p50Ms)),
-    p99Ms: median(runs.map((r) => r.p99Ms)),
-    requests: sum(runs.map((r) => r.requests)),
-    non2xx: sum(runs.map((r) => r.non2xx)),
-    errors: sum(runs.map((r) => r.errors)),
-    timeouts: sum(runs.map((r) => r.timeouts)),
-    mismatches: sum(runs.map((r) => r.mismatches)),
-  };
+  return { target: target.key, connections, runs, ...summarizeLoad(runs) };
 }

@@ -7,7 +7,7 @@ import { HttpGatewayChild } from '../support/http-child';
 import { McpHttpSession } from '../support/mcp-http-session';
 import { openSse, SseEvent } from '../support/sse-client';
 import { allOrNothing } from '../support/governed-clients';
-import { RoundRobinProxy } from '../support/round-robin-proxy';
+import { RoundRobinProxy } from '../../bench/shared/round-robin-proxy';
 import { allToolNames } from '../support/sdk-list-pages';
 import { servicesAvailable, tcpCheck } from '../support/service-availability';
 import { makeTempDir, removeDir } from '../support/skills-dir';

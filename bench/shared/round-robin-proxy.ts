@@ -2,11 +2,11 @@ import { createServer, IncomingMessage, request, Server, ServerResponse } from '
 import type { AddressInfo } from 'node:net';
 
 /**
- * A load balancer without session affinity, for replica tests: each request
- * goes to the next backend in turn, bodies and SSE streams piped through.
- * A backend that refuses the connection (stopped, killed) is skipped for
- * that request, as a balancer's health check would; a request none accepts
- * gets 502.
+ * A load balancer without session affinity, for replica tests and the bench's
+ * replicas section: each request goes to the next backend in turn, bodies and
+ * SSE streams piped through. A backend that refuses the connection (stopped,
+ * killed) is skipped for that request, as a balancer's health check would; a
+ * request none accepts gets 502.
  */
 export class RoundRobinProxy {
   /** Which backend served each request, in order: what the test asserts alternation with. */
@@ -16,16 +16,21 @@ export class RoundRobinProxy {
   private constructor(
     private readonly server: Server,
     readonly backends: string[],
+    private readonly recordServed: boolean,
   ) {}
 
   get url(): string {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
-  static async start(backends: string[]): Promise<RoundRobinProxy> {
-    let proxy: RoundRobinProxy | undefined;
-    const server = createServer((req, res) => proxy!.forward(req, res));
-    proxy = new RoundRobinProxy(server, backends);
+  /** `recordServed: false` under load (the bench), where the list would only grow. */
+  static async start(
+    backends: string[],
+    { recordServed = true }: { recordServed?: boolean } = {},
+  ): Promise<RoundRobinProxy> {
+    const server = createServer();
+    const proxy = new RoundRobinProxy(server, backends, recordServed);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => proxy.forward(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return proxy;
   }
@@ -53,7 +58,7 @@ export class RoundRobinProxy {
       target,
       { method: req.method, headers: { ...req.headers, host: target.host } },
       (answer) => {
-        this.served.push({ method: req.method ?? '', backend: index });
+        if (this.recordServed) this.served.push({ method: req.method ?? '', backend: index });
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
         res.on('close', () => answer.destroy());
