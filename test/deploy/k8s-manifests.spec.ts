@@ -29,8 +29,6 @@ import { containerEnvironment, preStopSleepSeconds } from './k8s-pod-env';
  * sequence fits inside the grace period.
  */
 
-/** http.drain_delay_seconds' default, for a build whose schema does not have the key yet (#22). */
-const DEFAULT_DRAIN_DELAY_SECONDS = 5;
 const PLACEHOLDER = 'REPLACE-ME';
 
 const manifests = readManifests();
@@ -66,8 +64,7 @@ function matches(selector: Record<string, string>, labels: Record<string, string
 }
 
 function drainDelaySeconds(config: GatewayConfig): number {
-  const http = config.http as { drain_delay_seconds?: number };
-  return http.drain_delay_seconds ?? DEFAULT_DRAIN_DELAY_SECONDS;
+  return config.http.drain_delay_seconds;
 }
 
 beforeAll(() => {
