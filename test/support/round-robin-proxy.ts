@@ -1,16 +1,37 @@
 import { createServer, IncomingMessage, request, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** The JSON-RPC messages of a POST body, as a test names them: a request's method and id, a response's id. */
+export interface RpcSummary {
+  method?: string;
+  id?: string | number | null;
+}
+
+/** One request the proxy passed to a backend. */
+export interface ProxiedRequest {
+  method: string;
+  backend: number;
+  /** What a POST carried (empty for GET and DELETE, or a body that is not JSON-RPC). */
+  rpc: RpcSummary[];
+  /** Whether the request carried Last-Event-ID (a stream being resumed). */
+  resuming: boolean;
+  /** The backend's HTTP status, once its answer began. */
+  status?: number;
+}
+
 /**
  * A load balancer without session affinity, for replica tests: each request
  * goes to the next backend in turn, bodies and SSE streams piped through.
  * A backend that refuses the connection (stopped, killed) is skipped for
  * that request, as a balancer's health check would; a request none accepts
- * gets 502.
+ * gets 502. A backend that dies mid-answer cuts the client's connection too,
+ * as a real balancer does.
  */
 export class RoundRobinProxy {
-  /** Which backend served each request, in order: what the test asserts alternation with. */
-  readonly served: Array<{ method: string; backend: number }> = [];
+  /** Requests sent to a backend, in order, whether or not it has answered yet. */
+  readonly forwarded: ProxiedRequest[] = [];
+  /** Which backend served each request (its answer began), in order: what tests assert routing with. */
+  readonly served: ProxiedRequest[] = [];
   private next = 0;
 
   private constructor(
@@ -22,10 +43,15 @@ export class RoundRobinProxy {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
+  /** The backend the next request will be sent to (if it accepts the connection). */
+  get nextBackend(): number {
+    return this.next % this.backends.length;
+  }
+
   static async start(backends: string[]): Promise<RoundRobinProxy> {
-    let proxy: RoundRobinProxy | undefined;
-    const server = createServer((req, res) => proxy!.forward(req, res));
-    proxy = new RoundRobinProxy(server, backends);
+    const server = createServer();
+    const proxy = new RoundRobinProxy(server, backends);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => proxy.forward(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return proxy;
   }
@@ -35,37 +61,82 @@ export class RoundRobinProxy {
     await new Promise((resolve) => this.server.close(resolve));
   }
 
+  /** The latest request that carried the JSON-RPC message with this method (or, for a response, this id). */
+  servedFor(match: RpcSummary): ProxiedRequest | undefined {
+    return this.served.findLast((r) =>
+      r.rpc.some((m) => m.method === match.method && (match.id === undefined || m.id === match.id)),
+    );
+  }
+
   private forward(req: IncomingMessage, res: ServerResponse): void {
     // The body is read first, so that a refused backend can be skipped and the request sent again.
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => this.attempt(req, res, Buffer.concat(chunks), this.backends.length));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      this.attempt(req, res, body, summarize(body), this.backends.length);
+    });
   }
 
-  private attempt(req: IncomingMessage, res: ServerResponse, body: Buffer, triesLeft: number) {
+  private attempt(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Buffer,
+    rpc: RpcSummary[],
+    triesLeft: number,
+  ) {
     if (triesLeft === 0) {
       res.writeHead(502).end('no backend accepted the connection');
       return;
     }
     const index = this.next++ % this.backends.length;
     const target = new URL(req.url ?? '/', this.backends[index]);
+    const entry: ProxiedRequest = {
+      method: req.method ?? '',
+      backend: index,
+      rpc,
+      resuming: req.headers['last-event-id'] !== undefined,
+    };
     const upstream = request(
       target,
       { method: req.method, headers: { ...req.headers, host: target.host } },
       (answer) => {
-        this.served.push({ method: req.method ?? '', backend: index });
+        entry.status = answer.statusCode;
+        this.served.push(entry);
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
         res.on('close', () => answer.destroy());
+        // A backend killed mid-answer: the client must see its connection end, not wait forever.
+        answer.on('close', () => {
+          if (!answer.complete) res.destroy();
+        });
       },
     );
+    this.forwarded.push(entry);
     upstream.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'ECONNREFUSED' && !res.headersSent) {
-        this.attempt(req, res, body, triesLeft - 1);
+        this.forwarded.splice(this.forwarded.indexOf(entry), 1);
+        this.attempt(req, res, body, rpc, triesLeft - 1);
         return;
       }
       res.destroy(err);
     });
     upstream.end(body);
+  }
+}
+
+function summarize(body: Buffer): RpcSummary[] {
+  if (body.length === 0) return [];
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as unknown;
+    const messages = Array.isArray(parsed) ? parsed : [parsed];
+    return messages
+      .filter((m): m is Record<string, unknown> => typeof m === 'object' && m !== null)
+      .map((m) => ({
+        method: typeof m.method === 'string' ? m.method : undefined,
+        id: typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined,
+      }));
+  } catch {
+    return [];
   }
 }
