@@ -121,7 +121,8 @@ export class SessionRegistry implements OnModuleInit, OnApplicationShutdown {
   async persist(session: McpSession): Promise<void> {
     if (!this.shared.has(session) || session.closed) return;
     const record = sessionRecordOf(session);
-    if (await this.store.save(record)) this.bus.publish({ kind: 'updated', record });
+    // Awaited: the other replicas' copies must have the change on its way before the client hears the answer.
+    if (await this.store.save(record)) await this.bus.publishDelivered({ kind: 'updated', record });
     this.shared.set(session, Date.now());
   }
 
