@@ -93,6 +93,11 @@ export class SessionRegistry implements OnModuleInit, OnApplicationShutdown {
     return session;
   }
 
+  /** Whether other replicas may serve the session too (its streams may have been held elsewhere). */
+  isShared(session: McpSession): boolean {
+    return this.shared.has(session);
+  }
+
   get(id: string): McpSession | undefined {
     return this.sessions.get(id);
   }

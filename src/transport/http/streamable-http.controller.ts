@@ -62,6 +62,10 @@ export class StreamableHttpController {
     const { session } = found;
     const lastEventId = headerValue(req, LAST_EVENT_ID_HEADER);
     if (lastEventId !== undefined) return this.resumeStream(session, lastEventId, res);
+    this.openFreshStandalone(session, res);
+  }
+
+  private openFreshStandalone(session: McpSession, res: Response): void {
     if (session.hasStandaloneStream()) {
       return sendHttpError(res, 409, 'Conflict: this session already has an open SSE stream');
     }
@@ -97,6 +101,11 @@ export class StreamableHttpController {
       );
     }
     const missed = state.log.after(cursor);
+    const standalone = cursor.streamId === STANDALONE_STREAM_ID;
+    // Another replica held the stream (it died, say): what it sent is gone with it, the stream goes on here.
+    if (!missed && standalone && this.sessions.isShared(session)) {
+      return this.openFreshStandalone(session, res);
+    }
     if (!missed) {
       return sendHttpError(
         res,
@@ -104,7 +113,6 @@ export class StreamableHttpController {
         `Bad Request: cannot resume after ${shown}: the session does not hold every event after it (it keeps its newest ${SSE_REPLAY_MAX_EVENTS}); reconnect without Last-Event-ID`,
       );
     }
-    const standalone = cursor.streamId === STANDALONE_STREAM_ID;
     const running = standalone ? undefined : state.runningPostStream(cursor.streamId);
     if (standalone ? session.hasStandaloneStream() : running?.connected) {
       return sendHttpError(res, 409, 'Conflict: this stream already has an open connection');
