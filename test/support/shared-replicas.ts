@@ -108,3 +108,19 @@ export class SharedReplicas {
     });
   }
 }
+
+/** Reads until `accept` takes the value (each read waits for the last), or fails after `timeoutMs`. */
+export async function pollUntil<T>(
+  read: () => Promise<T>,
+  accept: (value: T) => boolean,
+  what: string,
+  timeoutMs = 5_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (accept(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+  }
+}
