@@ -93,13 +93,13 @@ export class SessionRegistry implements OnModuleInit, OnApplicationShutdown {
     return session;
   }
 
-  get(id: string): McpSession | undefined {
-    return this.sessions.get(id);
-  }
-
-  /** Whether other replicas may serve this session too. */
+  /** Whether other replicas may serve the session too (its streams may have been held elsewhere). */
   isShared(session: McpSession): boolean {
     return this.shared.has(session);
+  }
+
+  get(id: string): McpSession | undefined {
+    return this.sessions.get(id);
   }
 
   /**
@@ -126,7 +126,8 @@ export class SessionRegistry implements OnModuleInit, OnApplicationShutdown {
   async persist(session: McpSession): Promise<void> {
     if (!this.shared.has(session) || session.closed) return;
     const record = sessionRecordOf(session);
-    if (await this.store.save(record)) this.bus.publish({ kind: 'updated', record });
+    // Awaited: the other replicas' copies must have the change on its way before the client hears the answer.
+    if (await this.store.save(record)) await this.bus.publishDelivered({ kind: 'updated', record });
     this.shared.set(session, Date.now());
   }
 

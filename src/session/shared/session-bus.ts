@@ -87,15 +87,27 @@ export class SessionBus implements SessionPeers, OnModuleInit, OnApplicationShut
 
   /** Sends the event to the other replicas; false when there are none to reach. */
   publish(event: SessionEvent): boolean {
+    if (!this.enabled) return false;
+    void this.publishDelivered(event);
+    return true;
+  }
+
+  /**
+   * Sends the event and settles once Redis has handed it to the other
+   * replicas' connections, for a change the client's next request (which may
+   * go to any of them) must already see. False when it could not be sent.
+   */
+  async publishDelivered(event: SessionEvent): Promise<boolean> {
     const client = this.redis?.client;
     if (!client) return false;
     const envelope: Envelope = { origin: this.replicaId, event };
-    client
-      .publish(this.channel, JSON.stringify(envelope))
-      .catch((err: unknown) =>
-        this.logger.warn({ msg: 'session event not sent', kind: event.kind, error: String(err) }),
-      );
-    return true;
+    try {
+      await client.publish(this.channel, JSON.stringify(envelope));
+      return true;
+    } catch (err) {
+      this.logger.warn({ msg: 'session event not sent', kind: event.kind, error: String(err) });
+      return false;
+    }
   }
 
   private receive(text: string): void {

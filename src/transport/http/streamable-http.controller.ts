@@ -97,8 +97,10 @@ export class StreamableHttpController {
     const state = this.sse.of(session);
     const cursor = parseEventId(lastEventId);
     const shown = JSON.stringify(lastEventId.slice(0, 64));
-    if (cursor && isStandaloneStreamId(cursor.streamId) && !state.knows(cursor.streamId)) {
-      return this.resumeOtherReplicaStream(session, lastEventId, shown, res);
+    const elsewhere =
+      cursor && isStandaloneStreamId(cursor.streamId) && !state.knows(cursor.streamId);
+    if (elsewhere && this.sessions.isShared(session)) {
+      return this.resumeOtherReplicaStream(session, lastEventId, res);
     }
     if (!cursor || !state.knows(cursor.streamId)) {
       return sendHttpError(
@@ -137,17 +139,11 @@ export class StreamableHttpController {
   private async resumeOtherReplicaStream(
     session: McpSession,
     lastEventId: string,
-    shown: string,
     res: Response,
   ): Promise<void> {
-    const missed = await this.sharedLog.after(session, lastEventId);
-    if (!missed) {
-      return sendHttpError(
-        res,
-        400,
-        `Bad Request: cannot resume after ${shown}: the event is not among those this session keeps (it keeps its newest ${SSE_REPLAY_MAX_EVENTS}); reconnect without Last-Event-ID`,
-      );
-    }
+    // Not found: the replica died before the events reached Redis, or they were too many. The stream
+    // goes on here without them (refusing would make clients give the stream up for good).
+    const missed = (await this.sharedLog.after(session, lastEventId)) ?? [];
     if (session.hasStandaloneStream()) {
       return sendHttpError(res, 409, 'Conflict: this session already has an open SSE stream');
     }
