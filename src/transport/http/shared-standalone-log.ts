@@ -6,7 +6,7 @@ import { McpSession } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
 import { SessionBus } from '../../session/shared/session-bus';
 import { SharedSessionStore } from '../../session/shared/shared-session.store';
-import { SSE_REPLAY_MAX_EVENTS, SseEventRecord, STANDALONE_STREAM_ID } from './sse-event-log';
+import { SSE_REPLAY_MAX_EVENTS, SseEventRecord } from './sse-event-log';
 
 /** An event larger than this is not copied to Redis; resuming across it is refused instead. */
 const MAX_SHARED_EVENT_BYTES = 256 * 1024;
@@ -41,11 +41,9 @@ export class SharedStandaloneLog {
     this.ttlMs = config.sessions.idle_ttl_seconds * 1000;
   }
 
-  /** The standalone stream id this replica writes a session's events under. */
-  streamIdFor(session: McpSession): string {
-    return this.sessions.isShared(session)
-      ? `${STANDALONE_STREAM_ID}${this.bus.replicaId}`
-      : STANDALONE_STREAM_ID;
+  /** What this replica puts in a session's stream ids: its own id when the session is shared, else nothing. */
+  replicaTagFor(session: McpSession): string {
+    return this.sessions.isShared(session) ? this.bus.replicaId : '';
   }
 
   /** Copies an event the stream just sent; only for shared sessions. */

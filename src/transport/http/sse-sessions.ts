@@ -29,15 +29,24 @@ export interface ResumablePostStream {
 export class SessionSseState {
   readonly log = new SseEventLog();
 
-  /** `g`, or `g<replica>` for a shared session, so that replicas' event ids never collide. */
-  constructor(readonly standaloneStreamId: string = STANDALONE_STREAM_ID) {}
+  readonly standaloneStreamId: string;
+
+  /**
+   * `replicaTag`: '' for a session of this process alone; this replica's id
+   * for a shared one, in every stream id (`g<tag>`, `p<tag><n>`), so that
+   * event ids of different replicas never collide and no replica replays
+   * another's stream as its own.
+   */
+  constructor(private readonly replicaTag = '') {
+    this.standaloneStreamId = `${STANDALONE_STREAM_ID}${replicaTag}`;
+  }
 
   private readonly running = new Map<string, ResumablePostStream>();
   private postStreams = 0;
 
   /** Registers a POST stream until finishPostStream; returns its stream id (`p1`, `p2`, ...). */
   openPostStream(stream: ResumablePostStream): string {
-    const id = `p${++this.postStreams}`;
+    const id = `p${this.replicaTag}${++this.postStreams}`;
     this.running.set(id, stream);
     return id;
   }
@@ -54,8 +63,10 @@ export class SessionSseState {
   /** Whether `streamId` names a stream this session has had (running or finished). */
   knows(streamId: string): boolean {
     if (streamId === this.standaloneStreamId) return true;
-    const match = /^p(\d+)$/.exec(streamId);
-    return match !== null && Number(match[1]) >= 1 && Number(match[1]) <= this.postStreams;
+    const prefix = `p${this.replicaTag}`;
+    if (!streamId.startsWith(prefix)) return false;
+    const n = streamId.slice(prefix.length);
+    return /^\d+$/.test(n) && Number(n) >= 1 && Number(n) <= this.postStreams;
   }
 
   get runningCount(): number {
@@ -76,7 +87,7 @@ export class SseSessions {
   of(session: McpSession): SessionSseState {
     let state = this.states.get(session);
     if (!state) {
-      state = new SessionSseState(this.shared.streamIdFor(session));
+      state = new SessionSseState(this.shared.replicaTagFor(session));
       this.states.set(session, state);
     }
     return state;
