@@ -18,9 +18,7 @@ import { readLedgerRows } from '../support/sqlite-ledger';
  * restarts, and every answered call is in a replica's ledger.
  */
 
-const available = servicesAvailable('rolling restart e2e', [
-  tcpCheck('Redis', '127.0.0.1', 6379),
-]);
+const available = servicesAvailable('rolling restart e2e', [tcpCheck('Redis', '127.0.0.1', 6379)]);
 const CLIENTS = 4;
 
 interface LedgerColumns {
