@@ -3,7 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { AddressInfo, Server } from 'node:net';
+import type { Server as HttpServer } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { AppModule, AppModuleOptions } from '../app.module';
 import { GatewayConfig } from '../config/gateway-config';
 import { ShutdownDeadline } from '../health/shutdown.deadline';
@@ -75,7 +76,10 @@ export async function listenHttpGateway(
   app: INestApplication,
   config: GatewayConfig,
 ): Promise<AddressInfo> {
+  const server = app.getHttpServer() as HttpServer;
+  server.keepAliveTimeout = config.http.keep_alive_timeout_seconds * 1000;
+  // A request's headers must be allowed to arrive on a connection kept that long.
+  server.headersTimeout = Math.max(server.headersTimeout, server.keepAliveTimeout + 1000);
   await app.listen(config.http.port, config.http.host);
-  const server = app.getHttpServer() as Server;
   return server.address() as AddressInfo;
 }

@@ -163,6 +163,18 @@ export class HttpSchema {
   @IsInt()
   drain_delay_seconds!: number;
 
+  /**
+   * How long an idle keep-alive connection stays open (Node's 5 s by
+   * default). Behind a load balancer it must exceed the balancer's own idle
+   * timeout (60 s on AWS ALB), or the balancer reuses connections the gateway
+   * is closing; a drain waits this long for idle connections to end.
+   */
+  @Default(5)
+  @Min(1)
+  @Max(3600)
+  @IsInt()
+  keep_alive_timeout_seconds!: number;
+
   @Section(() => CorsSchema)
   cors!: CorsSchema;
 

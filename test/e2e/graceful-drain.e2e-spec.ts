@@ -34,6 +34,8 @@ function drainingGateway(delaySeconds: number) {
         MCP_SERVER_HTTP_HOST: '127.0.0.1',
         MCP_SERVER_HTTP_PORT: '0',
         MCP_SERVER_HTTP_DRAIN_DELAY_SECONDS: String(delaySeconds),
+        // The production default: clients reuse idle connections, which the drain must not reset.
+        MCP_SERVER_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '5',
       }),
   };
 }

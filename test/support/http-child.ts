@@ -28,7 +28,13 @@ export class HttpGatewayChild {
     const child = spawn(process.execPath, ['-r', '@swc-node/register', FIXTURE_ENTRY, 'http'], {
       cwd: REPO_ROOT,
       // No drain delay unless a test asks for one: stops stay quick.
-      env: { PATH: process.env.PATH ?? '', MCP_SERVER_HTTP_DRAIN_DELAY_SECONDS: '0', ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        MCP_SERVER_HTTP_DRAIN_DELAY_SECONDS: '0',
+        // A stop waits for idle keep-alive connections (fetch keeps them): 1 s instead of 5.
+        MCP_SERVER_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '1',
+        ...env,
+      },
     });
     child.stdout.resume();
     child.stderr.setEncoding('utf8');
