@@ -54,6 +54,27 @@ export class GovernanceRedis implements OnModuleInit, OnApplicationShutdown {
     return this.client?.status === 'ready';
   }
 
+  /**
+   * Listens to one channel on a connection of its own (a subscribed
+   * connection can run nothing else), re-subscribing after every reconnect;
+   * undefined without Redis. Disconnect the returned connection to stop.
+   */
+  subscribe(channel: string, onMessage: (text: string) => void): Redis | undefined {
+    const subscriber = this.duplicate();
+    if (!subscriber) return undefined;
+    // Errors are reported once per outage by the main connection.
+    subscriber.on('error', () => undefined);
+    subscriber.on('message', (from: string, text: string) => {
+      if (from === channel) onMessage(text);
+    });
+    subscriber
+      .subscribe(channel)
+      .catch((err: unknown) =>
+        this.logger.warn({ msg: 'channel not subscribed', channel, error: String(err) }),
+      );
+    return subscriber;
+  }
+
   /** A second connection for subscriptions (a subscribed connection can run nothing else). */
   duplicate(): Redis | undefined {
     // The subscriber queues its SUBSCRIBE until connected and re-subscribes after each reconnect.

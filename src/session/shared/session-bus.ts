@@ -54,19 +54,7 @@ export class SessionBus implements SessionPeers, OnModuleInit, OnApplicationShut
   }
 
   onModuleInit(): void {
-    const subscriber = this.redis?.duplicate();
-    if (!subscriber) return;
-    this.subscriber = subscriber;
-    // Errors are reported once per outage by the main connection.
-    subscriber.on('error', () => undefined);
-    subscriber.on('message', (channel: string, text: string) => {
-      if (channel === this.channel) this.receive(text);
-    });
-    subscriber
-      .subscribe(this.channel)
-      .catch((err: unknown) =>
-        this.logger.warn({ msg: 'sessions channel not subscribed', error: String(err) }),
-      );
+    this.subscriber = this.redis?.subscribe(this.channel, (text) => this.receive(text));
   }
 
   onApplicationShutdown(): void {
