@@ -66,10 +66,9 @@ export class KyselyLedgerStore implements LedgerStore {
         if (this.sqlite) await this.openRowPath(this.sqlite);
         return;
       }
-      // Two processes migrating one SQLite file at once (Kysely takes no lock there): the
-      // loser's upgrade to a write lock fails, or it records a migration the winner just
-      // recorded. Migrations do nothing when their work is already done, so run them again.
-      if (attempt < MIGRATION_ATTEMPTS && lostSqliteMigrationRace(error)) {
+      // Processes sharing one SQLite file migrate one at a time (SqliteLedgerDialect); one
+      // that waited longer than busy_timeout (a large ledger being migrated) tries again.
+      if (attempt < MIGRATION_ATTEMPTS && isSqliteBusy(error)) {
         await delay(50 * attempt);
         continue;
       }
@@ -219,11 +218,10 @@ export class KyselyLedgerStore implements LedgerStore {
   }
 }
 
-function lostSqliteMigrationRace(error: unknown): boolean {
+function isSqliteBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return false;
-  if (code.startsWith('SQLITE_BUSY')) return true;
-  return code.startsWith('SQLITE_CONSTRAINT') && messageOf(error).includes('kysely_migration');
+  return code.startsWith('SQLITE_BUSY');
 }
 
 function messageOf(error: unknown): string {

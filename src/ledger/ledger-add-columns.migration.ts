@@ -16,7 +16,8 @@ export async function addNullableTextColumns(
     }
     return;
   }
-  // SQLite has no ADD COLUMN IF NOT EXISTS, and two processes may migrate one file at once.
+  // SQLite has no ADD COLUMN IF NOT EXISTS, and an older gateway, which did not migrate in one
+  // transaction, may have added a column without recording its migration.
   for (const table of ['ledger', 'ledger_inbox']) {
     const { rows } = await sql<{
       name: string;

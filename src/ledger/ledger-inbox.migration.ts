@@ -12,7 +12,8 @@ export function createLedgerInbox(driver: LedgerConnection['driver']): Migration
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       if (driver === 'postgres') return;
-      // IF NOT EXISTS: two processes migrating one file at once both get here (Kysely takes no lock).
+      // IF NOT EXISTS: an older gateway, which did not migrate in one transaction, may have built it
+      // without recording the migration.
       await sql`create table if not exists ledger_inbox (
         time bigint not null,
         request_id text not null,

@@ -8,6 +8,7 @@ import { REPO_ROOT } from '../../test/support/stdio-process';
 import { Kysely, SqliteDialect } from 'kysely';
 import { KyselyLedgerStore } from './kysely-ledger.store';
 import { ledgerPageQuery } from './ledger-page.query';
+import { ledgerMigrations } from './ledger.migrations';
 import { LedgerQuery } from './ledger-store';
 import { LedgerDatabase } from './ledger.schema';
 import { defineLedgerStoreContract } from './ledger-store.contract';
@@ -217,12 +218,8 @@ describe('KyselyLedgerStore on SQLite', () => {
     });
   });
 
-  it('lets several processes migrate one file at once: each starts, the summary counts every row once', async () => {
-    const path = newPath();
-    await seedLegacyLedger(
-      { driver: 'sqlite', path },
-      Array.from({ length: 5_000 }, (_, i) => ledgerRow({ clientId: `c${i % 3}` })),
-    );
+  /** Starts `count` processes that each open and migrate the ledger at `path`; their exit codes. */
+  async function migrateFromProcesses(path: string, count: number): Promise<Array<number | null>> {
     // dist/ is built by Jest's global setup; each child is a separate SQLite connection and process.
     const script = `
       const { KyselyLedgerStore } = require(${JSON.stringify(join(REPO_ROOT, 'dist/ledger/kysely-ledger.store.js'))});
@@ -231,13 +228,37 @@ describe('KyselyLedgerStore on SQLite', () => {
         console.error(err.message);
         process.exit(1);
       });`;
-    const exits = await Promise.all(
-      Array.from({ length: 3 }, () => {
+    return Promise.all(
+      Array.from({ length: count }, () => {
         const child = spawn(process.execPath, ['-e', script, path], { stdio: 'inherit' });
         return new Promise<number | null>((resolve) => child.on('exit', resolve));
       }),
     );
-    expect(exits).toEqual([0, 0, 0]);
+  }
+
+  it('lets processes started together create one new file: each starts, every migration is recorded once', async () => {
+    // Stdio gateways sharing a ledger file start together; before migrations took the write
+    // lock, two of them could add the same column ("duplicate column name").
+    for (let round = 0; round < 3; round++) {
+      const path = newPath();
+      expect(await migrateFromProcesses(path, 6)).toEqual([0, 0, 0, 0, 0, 0]);
+      const db = new Database(path, { readonly: true });
+      try {
+        const names = db.prepare('select name from kysely_migration order by name').pluck().all();
+        expect(names).toEqual(Object.keys(ledgerMigrations('sqlite')));
+      } finally {
+        db.close();
+      }
+    }
+  });
+
+  it('lets several processes migrate one file at once: each starts, the summary counts every row once', async () => {
+    const path = newPath();
+    await seedLegacyLedger(
+      { driver: 'sqlite', path },
+      Array.from({ length: 5_000 }, (_, i) => ledgerRow({ clientId: `c${i % 3}` })),
+    );
+    expect(await migrateFromProcesses(path, 3)).toEqual([0, 0, 0]);
 
     const db = new Database(path, { readonly: true });
     try {

@@ -14,23 +14,17 @@ type Driver = LedgerConnection['driver'];
  * without reading rows, and serves retention. Spend per client, which used
  * (client_id, time), comes from the summary.
  *
- * All of it commits at once, so no row is counted twice or missed:
- * PostgreSQL runs every migration in a transaction; on SQLite, where Kysely
- * does not, the migration takes the write lock itself and does nothing when
- * another process sharing the file got there first.
+ * All of it commits at once, so no row is counted twice or missed: every
+ * migration run is one transaction on both engines (on SQLite, one that
+ * holds the write lock, see SqliteLedgerDialect). A SQLite file migrated by
+ * an older gateway, which built the summary in its own transaction, may
+ * have the tables without the migration's record: then it does nothing.
  */
 export function createUsageSummary(driver: Driver): Migration {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
-      if (driver === 'postgres') return build(db, driver);
-      await sql`begin immediate`.execute(db);
-      try {
-        if (!(await sqliteHasTable(db, 'ledger_usage'))) await build(db, driver);
-        await sql`commit`.execute(db);
-      } catch (err) {
-        await sql`rollback`.execute(db);
-        throw err;
-      }
+      if (driver === 'sqlite' && (await sqliteHasTable(db, 'ledger_usage'))) return;
+      await build(db, driver);
     },
   };
 }

@@ -1,10 +1,11 @@
 import { Logger } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import { Dialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { Dialect, PostgresDialect } from 'kysely';
 import type { Pool } from 'pg';
 import { LedgerConnection } from './ledger-connection';
 import { openSqlite } from './sqlite-database';
 import { cachingStatements } from './sqlite-statement-cache';
+import { SqliteLedgerDialect } from './sqlite-ledger.dialect';
 
 const POSTGRES_POOL_SIZE = 10;
 
@@ -20,7 +21,7 @@ export function createLedgerDialect(
   if (connection.driver === 'postgres') {
     return new PostgresDialect({ pool: () => Promise.resolve(openPool(connection)) });
   }
-  return new SqliteDialect({
+  return new SqliteLedgerDialect({
     database: () => {
       const db = openSqlite(connection.path);
       onSqliteOpen?.(db);

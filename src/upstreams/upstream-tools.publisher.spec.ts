@@ -36,8 +36,12 @@ function setup(records: UpstreamRecord[], listings: Listings) {
   const tools = new ToolRegistry();
   const config = structuredClone<GatewayConfig>(DEFAULT_CONFIG);
   const publisher = new UpstreamToolsPublisher(registry, pool, tools, config);
+  publishers.push(publisher);
   return { publisher, tools, calls };
 }
+
+/** Stopped after each test: a failed listing schedules a retry that would outlive it. */
+const publishers: UpstreamToolsPublisher[] = [];
 
 const record = (serverId: string, extra: Partial<UpstreamRecord> = {}): UpstreamRecord => ({
   ...upstreamRecord(serverId, { transport: 'stdio', stdio: undefined }),
@@ -54,7 +58,10 @@ beforeEach(() => {
   jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
 });
 
-afterEach(() => jest.restoreAllMocks());
+afterEach(() => {
+  for (const publisher of publishers.splice(0)) publisher.onApplicationShutdown();
+  jest.restoreAllMocks();
+});
 
 describe('UpstreamToolsPublisher', () => {
   it('registers allowed tools with the record cost, and leaves out a server that fails', async () => {

@@ -28,7 +28,12 @@ import {
   TINY_WAV_BASE64,
 } from '../fixtures/tools-fixture.capability';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
-import { connectSdkClient, SdkClientHandle, waitUntil } from '../support/sdk-clients';
+import {
+  connectSdkClient,
+  connectSdkClients,
+  SdkClientHandle,
+  waitUntil,
+} from '../support/sdk-clients';
 import { errorData, rpcError } from '../support/rpc-error';
 
 /**
@@ -118,14 +123,9 @@ function clientsFor(kind: Kind): Promise<ClientPair> {
   let pair = pairs.get(kind);
   if (!pair) {
     const baseUrl = kind === 'stdio' ? undefined : gateway.baseUrl;
-    pair = Promise.all([
-      connectSdkClient({ kind, baseUrl, fixtures: true }),
-      connectSdkClient({
-        kind,
-        baseUrl,
-        fixtures: true,
-        capabilities: { sampling: {}, elicitation: {} },
-      }),
+    pair = connectSdkClients([
+      { kind, baseUrl, fixtures: true },
+      { kind, baseUrl, fixtures: true, capabilities: { sampling: {}, elicitation: {} } },
     ]).then(([plain, capable]) => ({ plain, capable }));
     pairs.set(kind, pair);
     // Awaited (and its failure reported) by the describe that uses it.

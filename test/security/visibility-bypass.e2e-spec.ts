@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { REDACTED } from '../../src/ledger/argument-redactor';
 import { ClientGroup, openClients, writeConfig } from '../support/governed-clients';
-import { connectSdkClient, SdkClientHandle } from '../support/sdk-clients';
+import { connectSdkClients, SdkClientHandle } from '../support/sdk-clients';
 import { skillMarkdown, writeSkill } from '../support/skills-dir';
 import { readLedgerRows } from '../support/sqlite-ledger';
 import { GENEROUS_QUOTA } from '../support/test-defaults';
@@ -110,20 +110,18 @@ describe.each<Kind>(KINDS)('visibility side doors over %s', (kind) => {
     ledgerPath = join(dir, 'ledger.db');
     const configPath = writeGatewayConfig(dir, skillsDir, ledgerPath);
     if (kind === 'streamable-http') http = await openClients('http', configPath, []);
-    const handles = await Promise.all(
+    const handles = await connectSdkClients(
       CLIENTS.map((id) =>
-        connectSdkClient(
-          kind === 'stdio'
-            ? {
-                kind,
-                env: {
-                  MCP_SERVER_CONFIG: configPath,
-                  MCP_CLIENT_ID: id,
-                  MCP_SERVER_LEDGER_SQLITE_PATH: ledgerPath,
-                },
-              }
-            : { kind, baseUrl: http!.baseUrl, headers: { 'X-MCP-Client-ID': id } },
-        ),
+        kind === 'stdio'
+          ? {
+              kind,
+              env: {
+                MCP_SERVER_CONFIG: configPath,
+                MCP_CLIENT_ID: id,
+                MCP_SERVER_LEDGER_SQLITE_PATH: ledgerPath,
+              },
+            }
+          : { kind, baseUrl: http!.baseUrl, headers: { 'X-MCP-Client-ID': id } },
       ),
     );
     CLIENTS.forEach((id, i) => (clients[id] = handles[i]));

@@ -198,6 +198,26 @@ function createTransport(options: SdkClientOptions, http: HttpExchange[]): SdkTr
     : new SSEClientTransport(new URL('/sse', options.baseUrl), { fetch: fetchFn });
 }
 
+/**
+ * Connects one client per options, concurrently. If any fails, the others are
+ * closed before the error is thrown: a suite whose setup fails leaves no
+ * gateway process running.
+ */
+export async function connectSdkClients(
+  optionsList: readonly SdkClientOptions[],
+): Promise<SdkClientHandle[]> {
+  const settled = await Promise.allSettled(optionsList.map((options) => connectSdkClient(options)));
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed === undefined) {
+    return settled.map((result) => (result as PromiseFulfilledResult<SdkClientHandle>).value);
+  }
+  const connected = settled.filter(
+    (result): result is PromiseFulfilledResult<SdkClientHandle> => result.status === 'fulfilled',
+  );
+  await Promise.all(connected.map((result) => result.value.dispose()));
+  throw failed.reason;
+}
+
 /** Builds an official SDK Client for one transport kind and connects it (initialize included). */
 export async function connectSdkClient(options: SdkClientOptions): Promise<SdkClientHandle> {
   const http: HttpExchange[] = [];
