@@ -277,6 +277,18 @@ export class LimitsSchema {
   @IsInt()
   sse_streams_total!: number;
 
+  /** Resource subscriptions (resources/subscribe) one session may hold; they are kept in its shared record. */
+  @Default(100)
+  @Min(1)
+  @IsInt()
+  subscriptions_per_session!: number;
+
+  /** Characters of a URI given to resources/subscribe (it is kept for the session's life). */
+  @Default(2_048)
+  @Min(64)
+  @IsInt()
+  subscription_uri_max_chars!: number;
+
   /** Seconds after SIGTERM/SIGINT at which the process exits whatever is still open. */
   @Default(30)
   @Min(1)

@@ -75,13 +75,14 @@ export class ResourceProviders {
     return { provider, resource: provider.resolve(uri) };
   }
 
-  /** notifications/resources/updated to every session subscribed to exactly this URI. */
+  /**
+   * notifications/resources/updated to every session subscribed to exactly
+   * this URI; the number told. With shared sessions each replica tells the
+   * sessions whose stream it holds, so a provider reports a change on every
+   * replica that sees it (each watches its own source, as the skills do).
+   */
   resourceUpdated(uri: string): number {
-    let notified = 0;
-    for (const { session } of this.subscriptions.subscribersMatching((u) => u === uri)) {
-      if (session.notify('notifications/resources/updated', { uri })) notified++;
-    }
-    return notified;
+    return this.subscriptions.notifyUpdated((subscribed) => subscribed === uri);
   }
 
   /** notifications/resources/list_changed to every session. */

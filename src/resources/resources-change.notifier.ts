@@ -36,9 +36,7 @@ export class ResourcesChangeNotifier implements OnModuleInit, OnModuleDestroy {
         (skillUri) => canonical === skillUri || canonical.startsWith(`${skillUri}/`),
       );
     };
-    for (const { session, uris } of this.subscriptions.subscribersMatching(affected)) {
-      for (const uri of uris) session.notify('notifications/resources/updated', { uri });
-    }
+    this.subscriptions.notifyUpdated(affected);
     this.logger.debug({ msg: 'skills changed', skills: change.changedSkillUris });
   }
 }

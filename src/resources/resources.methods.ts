@@ -75,10 +75,11 @@ export class ResourcesMethods {
   }
 
   @McpMethod('resources/subscribe')
-  subscribe(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
+  async subscribe(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
     const uri = params.uri;
     if (typeof uri !== 'string' || uri.length === 0)
       throw GatewayError.invalidParams('resources/subscribe needs params.uri', { field: 'uri' });
+    this.subscriptions.checkUriLength(uri);
     const { provider, resource } = this.providers.resolve(uri);
     if (!this.visibility.isVisible(resource.visibilityUri, ctx.clientId)) throw notFound(uri);
     if (!provider.supportsSubscriptions) {
@@ -87,15 +88,15 @@ export class ResourcesMethods {
         { uri },
       );
     }
-    this.subscriptions.subscribe(ctx.session, uri);
+    await this.subscriptions.subscribe(ctx.session, uri);
     return {};
   }
 
   @McpMethod('resources/unsubscribe')
-  unsubscribe(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
+  async unsubscribe(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
     if (typeof params.uri !== 'string')
       throw GatewayError.invalidParams('params.uri is required', { field: 'uri' });
-    this.subscriptions.unsubscribe(ctx.session, params.uri);
+    await this.subscriptions.unsubscribe(ctx.session, params.uri);
     return {};
   }
 }

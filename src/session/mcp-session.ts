@@ -42,6 +42,8 @@ export class McpSession {
   clientInfo?: ClientInfo;
   clientCapabilities: Record<string, unknown> = {};
   logLevel?: LoggingLevel;
+  /** Resource URIs the client subscribed to, as it spelled them (notifications repeat its spelling). */
+  readonly subscriptions = new Set<string>();
   /** Settles when the last initialize request has been answered. */
   handshake: Promise<void> = Promise.resolve();
 

@@ -197,6 +197,11 @@ export class SessionRegistry implements OnModuleInit, OnApplicationShutdown {
     return this.sessions.size;
   }
 
+  /** This replica's sessions (its copies of shared ones included). */
+  sessionsHere(): IterableIterator<McpSession> {
+    return this.sessions.values();
+  }
+
   /** Sessions, requests in flight and open standalone streams, for the shutdown report. */
   openWork(): { sessions: number; requestsInFlight: number; streams: number } {
     let requestsInFlight = 0;

@@ -28,12 +28,7 @@ import {
   TINY_WAV_BASE64,
 } from '../fixtures/tools-fixture.capability';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
-import {
-  connectSdkClient,
-  connectSdkClients,
-  SdkClientHandle,
-  waitUntil,
-} from '../support/sdk-clients';
+import { connectSdkClients, SdkClientHandle, waitUntil } from '../support/sdk-clients';
 import { errorData, rpcError } from '../support/rpc-error';
 
 /**

@@ -27,6 +27,8 @@ export class SharedReplicas {
     readonly replicas: HttpGatewayChild[],
     readonly proxy: RoundRobinProxy,
     private readonly dir: string,
+    /** The Redis key prefix (`state.key_prefix`) of this pair, one per suite. */
+    readonly keyPrefix: string,
   ) {}
 
   static async start(env: Record<string, string> = {}): Promise<SharedReplicas> {
@@ -46,7 +48,7 @@ export class SharedReplicas {
       HttpGatewayChild.start(replicaEnv('b')),
     ]);
     const proxy = await RoundRobinProxy.start(replicas.map((r) => r.baseUrl));
-    return new SharedReplicas(replicas, proxy, dir);
+    return new SharedReplicas(replicas, proxy, dir, prefix);
   }
 
   async stop(): Promise<void> {

@@ -16,6 +16,8 @@ export interface SessionRecord {
   clientInfo?: ClientInfo;
   clientCapabilities: Record<string, unknown>;
   logLevel?: LoggingLevel;
+  /** The session's resource subscriptions (at most limits.subscriptions_per_session). */
+  subscriptions: string[];
 }
 
 export function sessionRecordOf(session: McpSession): SessionRecord {
@@ -29,6 +31,7 @@ export function sessionRecordOf(session: McpSession): SessionRecord {
     clientInfo: session.clientInfo,
     clientCapabilities: session.clientCapabilities,
     logLevel: session.logLevel,
+    subscriptions: [...session.subscriptions],
   };
 }
 
@@ -39,6 +42,8 @@ export function applySessionRecord(session: McpSession, record: SessionRecord): 
   session.clientInfo = record.clientInfo;
   session.clientCapabilities = record.clientCapabilities;
   session.logLevel = record.logLevel;
+  session.subscriptions.clear();
+  for (const uri of record.subscriptions) session.subscriptions.add(uri);
 }
 
 /** A record read back from Redis: only its shape is trusted, never its origin. */
@@ -55,7 +60,10 @@ export function parseSessionRecord(text: string | null): SessionRecord | undefin
     ) {
       return undefined;
     }
-    return { clientCapabilities: {}, ...value } as SessionRecord;
+    const subscriptions = Array.isArray(value.subscriptions)
+      ? value.subscriptions.filter((uri): uri is string => typeof uri === 'string')
+      : [];
+    return { clientCapabilities: {}, ...value, subscriptions } as SessionRecord;
   } catch {
     return undefined;
   }
