@@ -37,6 +37,15 @@ export class ServerSchema {
   )
   @IsString()
   instructions!: string;
+
+  /**
+   * Freshness hint (ttlMs) on lists, resource reads and server/discover for
+   * 2026-07-28 clients; list_changed notifications still invalidate. 0 = always stale.
+   */
+  @Default(60)
+  @Min(0)
+  @IsInt()
+  cache_ttl_seconds!: number;
 }
 
 export class CorsSchema {

@@ -10,6 +10,12 @@ export enum ErrorCode {
   GovernanceDenied = -32003,
   Timeout = -32004,
   ExecutionError = -32005,
+  /** 2026-07-28: an HTTP header disagrees with the body, or a required one is missing. */
+  HeaderMismatch = -32020,
+  /** 2026-07-28: the request needs a client capability its `_meta` does not declare. */
+  MissingRequiredClientCapability = -32021,
+  /** 2026-07-28: the request names a revision this gateway does not serve. */
+  UnsupportedProtocolVersion = -32022,
 }
 
 /** Coarse grouping that logs, metrics and the REST surface use instead of raw codes. */
@@ -26,6 +32,9 @@ export const ERROR_CATEGORY: Record<ErrorCode, ErrorCategory> = {
   [ErrorCode.GovernanceDenied]: 'governance',
   [ErrorCode.Timeout]: 'execution',
   [ErrorCode.ExecutionError]: 'execution',
+  [ErrorCode.HeaderMismatch]: 'protocol',
+  [ErrorCode.MissingRequiredClientCapability]: 'protocol',
+  [ErrorCode.UnsupportedProtocolVersion]: 'protocol',
 };
 
 /** Whether a client may retry the same request unchanged, by default. */
@@ -40,4 +49,7 @@ export const DEFAULT_RETRYABLE: Record<ErrorCode, boolean> = {
   [ErrorCode.GovernanceDenied]: false,
   [ErrorCode.Timeout]: true,
   [ErrorCode.ExecutionError]: false,
+  [ErrorCode.HeaderMismatch]: false,
+  [ErrorCode.MissingRequiredClientCapability]: false,
+  [ErrorCode.UnsupportedProtocolVersion]: false,
 };

@@ -6,6 +6,9 @@ import { McpSession } from '../session/mcp-session';
 import { MessageSink } from '../session/message-sink';
 import { JsonRpcId, JsonRpcNotification, JsonRpcParams, JsonRpcRequest } from './json-rpc.types';
 import { CallRecord, McpRequestContext } from './mcp-request-context';
+import { isModernVersion } from './protocol-version';
+import { ErrorCode } from '../errors/error-code';
+import { GatewayError } from '../errors/gateway.error';
 
 const DEFAULT_LOG_THRESHOLD: LoggingLevel = 'info';
 const SERVER_REQUEST_TIMEOUT_MS = 60_000;
@@ -54,6 +57,15 @@ export class DispatchedRequestContext implements McpRequestContext {
     params?: JsonRpcParams,
     timeoutMs = SERVER_REQUEST_TIMEOUT_MS,
   ): Promise<unknown> {
+    if (isModernVersion(this.session.protocolVersion)) {
+      // 2026-07-28 forbids server-to-client requests: input comes back on a retry (MRTR).
+      return Promise.reject(
+        new GatewayError(
+          ErrorCode.ExecutionError,
+          `${method} cannot be sent to a client on protocol version ${this.session.protocolVersion}: it takes input through input-required results, which this call does not support yet`,
+        ),
+      );
+    }
     return this.session.request(method, params, {
       via: this.sink,
       signal: this.abort.signal,
@@ -62,7 +74,11 @@ export class DispatchedRequestContext implements McpRequestContext {
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): boolean {
-    if (!isAtOrAbove(level, this.session.logLevel ?? DEFAULT_LOG_THRESHOLD)) return false;
+    // 2026-07-28: a request without a log level in its _meta gets no log messages at all.
+    const threshold =
+      this.session.logLevel ??
+      (isModernVersion(this.session.protocolVersion) ? undefined : DEFAULT_LOG_THRESHOLD);
+    if (threshold === undefined || !isAtOrAbove(level, threshold)) return false;
     const params: JsonRpcParams = logger === undefined ? { level, data } : { level, logger, data };
     return this.session.notify('notifications/message', params, this.sink);
   }

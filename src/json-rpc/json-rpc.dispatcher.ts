@@ -26,7 +26,18 @@ import { VerifiedToken } from '../governance/identity/oauth/verified-token';
 import { DispatchedRequestContext } from './dispatched-request.context';
 import { McpMethodEntry, McpMethodRegistry } from './mcp-method.registry';
 import { McpRequestContext } from './mcp-request-context';
-import { allowsBatching } from './protocol-version';
+import { ModernResultShaper } from './modern-result.shaper';
+import { allowsBatching, isModernVersion } from './protocol-version';
+
+/** Methods of the handshake revisions that 2026-07-28 removed: unknown to a stateless request. */
+const REMOVED_IN_2026 = new Set([
+  'initialize',
+  'notifications/initialized',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
 
 /** Where a frame came from and where request-related messages should go. */
 export interface InboundContext {
@@ -57,6 +68,7 @@ export class JsonRpcDispatcher {
     private readonly auditTrail: AuditTrail,
     private readonly argumentLimits: ArgumentLimitsService,
     private readonly batchLimits: BatchLimitsService,
+    private readonly modern: ModernResultShaper,
   ) {}
 
   dispatchFrame(raw: string | Buffer, inbound: InboundContext): Promise<DispatchResult> {
@@ -138,7 +150,10 @@ export class JsonRpcDispatcher {
   ): Promise<JsonRpcResponse | undefined> {
     const { session } = inbound;
     const entry = this.registry.get(request.method);
-    if (!entry) {
+    if (
+      !entry ||
+      (isModernVersion(session.protocolVersion) && REMOVED_IN_2026.has(request.method))
+    ) {
       this.metrics.recordRejected(ErrorCode.MethodNotFound);
       return Promise.resolve(this.fail(request, GatewayError.methodNotFound(request.method)));
     }
@@ -225,6 +240,9 @@ export class JsonRpcDispatcher {
       response = err instanceof RequestCancelledError ? undefined : this.fail(request, err);
     } finally {
       context.session.endRequest(request.id);
+    }
+    if (response !== undefined && isModernVersion(context.session.protocolVersion)) {
+      response = this.modern.shape(request.method, response);
     }
     if (response !== undefined) {
       this.metrics.recordRequest(

@@ -7,6 +7,7 @@ import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
 import { JsonRpcExceptionFilter } from './json-rpc-exception.filter';
 import { JsonRpcDispatcher } from './json-rpc.dispatcher';
 import { McpMethodRegistry } from './mcp-method.registry';
+import { ModernResultShaper } from './modern-result.shaper';
 
 /**
  * Global so that the exception filter bound by @McpMethod() resolves its
@@ -23,6 +24,7 @@ import { McpMethodRegistry } from './mcp-method.registry';
     JsonRpcErrorMapper,
     JsonRpcExceptionFilter,
     AuditTrail,
+    ModernResultShaper,
   ],
   exports: [
     McpMethodRegistry,

@@ -1,4 +1,7 @@
-/** MCP revisions this gateway speaks, newest first. */
+/**
+ * The handshake-based ("legacy") MCP revisions this gateway speaks, newest
+ * first: a client picks one in `initialize` and keeps it for its session.
+ */
 export const SUPPORTED_PROTOCOL_VERSIONS = [
   '2025-11-25',
   '2025-06-18',
@@ -8,6 +11,25 @@ export const SUPPORTED_PROTOCOL_VERSIONS = [
 export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
 
 export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSIONS[0];
+
+/**
+ * The stateless ("modern") revisions: no handshake, no session; every
+ * request carries its revision and the client's capabilities in `_meta`.
+ */
+export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
+
+/** Every revision this gateway serves, newest first (server/discover, UnsupportedProtocolVersion). */
+export const ALL_PROTOCOL_VERSIONS: readonly string[] = [
+  ...MODERN_PROTOCOL_VERSIONS,
+  ...SUPPORTED_PROTOCOL_VERSIONS,
+];
+
+export function isModernVersion(version: unknown): version is ModernProtocolVersion {
+  return (
+    typeof version === 'string' && (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version)
+  );
+}
 
 /** What Streamable HTTP assumes when a request carries no MCP-Protocol-Version header. */
 export const DEFAULT_HTTP_PROTOCOL_VERSION: ProtocolVersion = '2025-03-26';

@@ -5,7 +5,7 @@ import { GatewayError } from '../errors/gateway.error';
 import { McpMethod } from '../json-rpc/mcp-method.decorator';
 import { McpContext, McpParams } from '../json-rpc/mcp-params.decorator';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
-import { negotiateVersion } from '../json-rpc/protocol-version';
+import { ALL_PROTOCOL_VERSIONS, negotiateVersion } from '../json-rpc/protocol-version';
 import { JsonRpcParams } from '../json-rpc/json-rpc.types';
 import { clippedJson, clipText } from '../logging/clipped-text';
 import { isLoggingLevel, LOGGING_LEVELS } from '../session/logging-level';
@@ -16,7 +16,7 @@ import { GATEWAY_VERSION } from './server-info';
 import { SessionRegistry } from '../session/session.registry';
 import { ServerCapabilities } from './server-capabilities.service';
 
-/** The MCP lifecycle: handshake, liveness, logging level and cancellation. */
+/** The MCP lifecycle: handshake, discovery, liveness, logging level and cancellation. */
 @Injectable()
 export class LifecycleMethods {
   private readonly logger = new Logger(LifecycleMethods.name);
@@ -64,6 +64,20 @@ export class LifecycleMethods {
         title: 'OwlClaw MCP Gateway',
         version: GATEWAY_VERSION,
       },
+      instructions: this.config.server.instructions,
+    };
+  }
+
+  /**
+   * server/discover (2026-07-28): every revision served, the capabilities and
+   * the instructions, without a session. The revision's own fields (resultType,
+   * serverInfo in _meta, caching hints) are added for modern requests.
+   */
+  @McpMethod('server/discover', { beforeInitialize: true })
+  discover() {
+    return {
+      supportedVersions: [...ALL_PROTOCOL_VERSIONS],
+      capabilities: this.capabilities.snapshot(),
       instructions: this.config.server.instructions,
     };
   }

@@ -6,6 +6,7 @@ import { IdleConnectionsDrain } from './idle-connections.drain';
 import { LegacySseController } from './legacy-sse.controller';
 import { McpFrontDoor } from './mcp-front-door';
 import { McpPostHandler } from './mcp-post.handler';
+import { StatelessPostHandler } from './stateless-post.handler';
 import { OriginMiddleware } from './origin.middleware';
 import { RawBodyMiddleware } from './raw-body.middleware';
 import { SseHub } from './sse.hub';
@@ -25,6 +26,7 @@ import { StreamableHttpController } from './streamable-http.controller';
     OriginMiddleware,
     RawBodyMiddleware,
     McpPostHandler,
+    StatelessPostHandler,
     McpFrontDoor,
     IdleConnectionsDrain,
     GracefulDrain,

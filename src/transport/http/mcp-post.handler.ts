@@ -16,6 +16,7 @@ import { PostResponseSink } from './post-response.sink';
 import { rawBodyOf } from './raw-body.middleware';
 import { SseHub } from './sse.hub';
 import { SseSessions } from './sse-sessions';
+import { isStatelessFrame, StatelessPostHandler } from './stateless-post.handler';
 
 /**
  * POST /mcp (Streamable HTTP): one JSON-RPC frame in, its answer out as JSON
@@ -31,11 +32,13 @@ export class McpPostHandler {
     private readonly hub: SseHub,
     private readonly sse: SseSessions,
     private readonly scopes: CallScopeCheck,
+    private readonly stateless: StatelessPostHandler,
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!this.lookup.checkProtocolVersion(req, res)) return;
     const frame = parseFrame(rawBodyOf(req));
+    if (isStatelessFrame(req, frame)) return this.stateless.handle(req, res, frame);
+    if (!this.lookup.checkProtocolVersion(req, res)) return;
     if (frame.kind === 'unparseable') return sendJson(res, 400, frame.response);
 
     const initializeId = initializeRequestId(frame);
