@@ -7,6 +7,9 @@ import { LegacySseController } from './legacy-sse.controller';
 import { McpFrontDoor } from './mcp-front-door';
 import { McpPostHandler } from './mcp-post.handler';
 import { OriginMiddleware } from './origin.middleware';
+import { PostStreamFailover } from './post-stream-failover';
+import { PostStreamRecords } from './post-stream-records';
+import { PostStreamRelay } from './post-stream-relay';
 import { RawBodyMiddleware } from './raw-body.middleware';
 import { SseHub } from './sse.hub';
 import { SharedStandaloneLog } from './shared-standalone-log';
@@ -22,6 +25,9 @@ import { StreamableHttpController } from './streamable-http.controller';
     SseHub,
     SseSessions,
     SharedStandaloneLog,
+    PostStreamRecords,
+    PostStreamRelay,
+    PostStreamFailover,
     OriginMiddleware,
     RawBodyMiddleware,
     McpPostHandler,
