@@ -28,8 +28,10 @@ export class PostStreamRelay implements OnModuleInit {
   }
 
   private onStreamEvent(event: StreamEvent): void {
-    if (event.kind === 'stream-resume') this.relay(event, event.after);
-    else if (event.kind === 'stream-released') this.relayed.get(relayKey(event))?.release();
+    if (event.kind === 'stream-resume') {
+      const { sessionId, streamId, holder } = event;
+      this.relay({ sessionId, streamId, holder }, event.after);
+    } else if (event.kind === 'stream-released') this.relayed.get(relayKey(event))?.release();
   }
 
   /** Only a stream this replica ran answers: a holder that hears nothing decides by the heartbeat. */

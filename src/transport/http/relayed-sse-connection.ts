@@ -32,9 +32,12 @@ export class RelayedSseConnection implements SseConnection {
   /** Only events with an id travel: the holder's client must be able to resume after each. */
   writeEvent(fields: SseEventFields): boolean {
     if (this.ended || fields.id === undefined) return false;
+    const { sessionId, streamId, holder } = this.target;
     return this.bus.publish({
       kind: 'stream-event',
-      ...this.target,
+      sessionId,
+      streamId,
+      holder,
       id: fields.id,
       data: fields.data,
     });
@@ -42,7 +45,8 @@ export class RelayedSseConnection implements SseConnection {
 
   close(): void {
     if (this.ended) return;
-    this.bus.publish({ kind: 'stream-end', ...this.target });
+    const { sessionId, streamId, holder } = this.target;
+    this.bus.publish({ kind: 'stream-end', sessionId, streamId, holder });
     this.end();
   }
 
