@@ -47,8 +47,8 @@ const CHANNEL = 'sessions';
 /**
  * The replicas' channel for shared sessions (Redis pub/sub, `state.driver:
  * redis`): messages for a stream another replica holds, client answers and
- * cancellations for requests running elsewhere, and a session's changes and
- * end. Every replica hears every event and acts on those about sessions it
+ * cancellations for requests running elsewhere, a session's changes and end,
+ * and POST streams relayed to the replica a client resumed them at. Every replica hears every event and acts on those about sessions it
  * holds, so nobody has to know where a stream is. It is also the SessionPeers
  * every shared session is given. With the in-process driver it is off.
  */

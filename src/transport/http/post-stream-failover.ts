@@ -117,7 +117,7 @@ export class PostStreamFailover implements OnModuleInit {
       let leftMs = HEARTBEAT_INTERVAL_MS;
       try {
         leftMs = await this.heartbeat.lifeLeftMs(record.origin);
-        if (leftMs === 0) return this.failRequests(sessionId, streamId, record, stream);
+        if (leftMs === 0) break;
         if (relay.relayed) {
           const recorded = await this.records.load(sessionId, streamId);
           missingRecord = recorded ? 0 : missingRecord + 1;
@@ -133,6 +133,7 @@ export class PostStreamFailover implements OnModuleInit {
       const waitMs = Math.min(leftMs + 10, HEARTBEAT_INTERVAL_MS);
       await sleep(waitMs, undefined, { signal: closed.signal, ref: false }).catch(() => undefined);
     }
+    if (stream.open) await this.failRequests(sessionId, streamId, record, stream);
   }
 
   /** One error per request of the stream, written by the one replica that took the record. */
