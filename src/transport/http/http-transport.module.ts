@@ -1,5 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { HealthModule } from '../../health/health.module';
+import { ReplicaHeartbeat } from '../../session/shared/replica-heartbeat';
 import { GracefulDrain } from './graceful-drain';
 import { HttpSessionLookup } from './http-session.lookup';
 import { IdleConnectionsDrain } from './idle-connections.drain';
@@ -25,6 +26,8 @@ import { StreamableHttpController } from './streamable-http.controller';
     SseHub,
     SseSessions,
     SharedStandaloneLog,
+    // Only HTTP sessions are shared, so only an HTTP gateway tells the others it is alive.
+    ReplicaHeartbeat,
     PostStreamRecords,
     PostStreamRelay,
     PostStreamFailover,
