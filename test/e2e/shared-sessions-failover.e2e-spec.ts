@@ -128,36 +128,32 @@ const CALL_DEADLINE_MS = 10_000;
     await client.close();
   }, 90_000);
 
-  // Known gap (#22, SSE resumption across replicas): the SDK resumes the call's stream at the survivor
-  // with the dead replica's Last-Event-ID; the survivor knows neither that stream nor the request it
-  // answers, so it cannot send the error and the call waits for the client's own deadline.
-  // Remove `.failing` once stream ids and their requests are shared (the event log in Redis).
-  it.failing(
-    'fails a call whose answer was streaming from the dead replica',
-    async () => {
-      const connected = await subscribedClient();
-      const { client, streamHolder } = connected;
-      let sampled = false;
-      // The client never answers: the call stays in flight on its replica until the kill.
-      client.setRequestHandler(CreateMessageRequestSchema, () => {
-        sampled = true;
-        return new Promise<CreateMessageResult>(() => undefined);
-      });
-      await pair.steerTo(client, streamHolder);
-      const call = client.callTool(
-        { name: 'fx_sample', arguments: { prompt: 'never' } },
-        undefined,
-        {
-          timeout: CALL_DEADLINE_MS,
-        },
-      );
-      await waitUntil(() => sampled, 'the sampling request of the call');
+  // The SDK resumes the call's POST stream at the survivor with the dead replica's Last-Event-ID; the
+  // survivor finds the stream's record in Redis, sees the replica's heartbeat expire and fails the call.
+  it('fails a call whose answer was streaming from the dead replica', async () => {
+    const connected = await subscribedClient();
+    const { client, streamHolder } = connected;
+    let sampled = false;
+    // The client never answers: the call stays in flight on its replica until the kill.
+    client.setRequestHandler(CreateMessageRequestSchema, () => {
+      sampled = true;
+      return new Promise<CreateMessageResult>(() => undefined);
+    });
+    await pair.steerTo(client, streamHolder);
+    const call = client.callTool({ name: 'fx_sample', arguments: { prompt: 'never' } }, undefined, {
+      timeout: CALL_DEADLINE_MS,
+    });
+    await waitUntil(() => sampled, 'the sampling request of the call');
 
-      const ended = outcome(call);
-      await killAndExpectRecovery(connected);
-      expectFailedByTheKill(await ended);
-      await client.close();
-    },
-    90_000,
-  );
+    const ended = outcome(call);
+    await killAndExpectRecovery(connected);
+    const failed = await ended;
+    expectFailedByTheKill(failed);
+    expect(failed).toBeInstanceOf(McpError);
+    expect(failed).toMatchObject({
+      code: Number(ErrorCode.InternalError),
+      data: { reason: 'replica_lost', retryable: true },
+    });
+    await client.close();
+  }, 90_000);
 });

@@ -44,7 +44,7 @@ const SKILL_URI = 'skill://shared/watched';
   }
 
   async function recordedSubscriptions(sessionId: string): Promise<unknown> {
-    const text = await redis.get(`${pair.keyPrefix}session:${sessionId}`);
+    const text = await redis.get(`${pair.prefix}session:${sessionId}`);
     return (JSON.parse(text ?? 'null') as { subscriptions?: unknown } | null)?.subscriptions;
   }
 

@@ -14,9 +14,11 @@ export class McpHttpSession {
     private readonly headers: Record<string, string>,
   ) {}
 
+  /** `capabilities`: what the client declares (none by default; `{ sampling: {} }` to be asked to sample). */
   static async open(
     baseUrl: string,
     headers: Record<string, string> = {},
+    capabilities: Record<string, unknown> = {},
   ): Promise<McpHttpSession> {
     const res = await post(baseUrl, headers, {
       jsonrpc: '2.0',
@@ -24,7 +26,7 @@ export class McpHttpSession {
       method: 'initialize',
       params: {
         protocolVersion: '2025-11-25',
-        capabilities: {},
+        capabilities,
         clientInfo: { name: 'owlclaw-e2e-fetch', version: '1.0.0' },
       },
     });
@@ -49,6 +51,15 @@ export class McpHttpSession {
   async request(id: string | number, method: string, params: object): Promise<JsonRpcReply> {
     const res = await post(this.baseUrl, this.headers, { jsonrpc: '2.0', id, method, params });
     return readReply(res, id);
+  }
+
+  /** A POST of one message whose answer is read as it arrives (an SSE stream, when the call streams). */
+  postStream(message: object): Promise<SseConnection> {
+    return openSse(
+      `${this.baseUrl}/mcp`,
+      this.headers,
+      JSON.stringify({ jsonrpc: '2.0', ...message }),
+    );
   }
 
   /** A GET event stream on `path` (the session's standalone stream by default), sent with the session's headers. */

@@ -26,9 +26,9 @@ export class SharedReplicas {
   private constructor(
     readonly replicas: HttpGatewayChild[],
     readonly proxy: RoundRobinProxy,
+    /** `state.key_prefix` of both replicas: every Redis key of the suite starts with it. */
+    readonly prefix: string,
     private readonly dir: string,
-    /** The Redis key prefix (`state.key_prefix`) of this pair, one per suite. */
-    readonly keyPrefix: string,
   ) {}
 
   static async start(env: Record<string, string> = {}): Promise<SharedReplicas> {
@@ -48,7 +48,7 @@ export class SharedReplicas {
       HttpGatewayChild.start(replicaEnv('b')),
     ]);
     const proxy = await RoundRobinProxy.start(replicas.map((r) => r.baseUrl));
-    return new SharedReplicas(replicas, proxy, dir, prefix);
+    return new SharedReplicas(replicas, proxy, prefix, dir);
   }
 
   async stop(): Promise<void> {

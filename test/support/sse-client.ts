@@ -23,16 +23,27 @@ export interface SseConnection {
 }
 
 /**
- * A raw HTTP GET that reads a Server-Sent Events body as it arrives. No
- * agent, so each connection owns its socket and nothing is pooled or kept
- * alive behind the test's back.
+ * A raw HTTP GET (a POST when `body` is given) that reads a Server-Sent
+ * Events body as it arrives. No agent, so each connection owns its socket and
+ * nothing is pooled or kept alive behind the test's back.
  */
-export function openSse(url: string, headers: Record<string, string> = {}): Promise<SseConnection> {
+export function openSse(
+  url: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<SseConnection> {
   return new Promise((resolve, reject) => {
     const req: ClientRequest = request(url, {
-      method: 'GET',
+      method: body === undefined ? 'GET' : 'POST',
       agent: false,
-      headers: { Accept: 'text/event-stream', ...headers },
+      headers:
+        body === undefined
+          ? { Accept: 'text/event-stream', ...headers }
+          : {
+              Accept: 'application/json, text/event-stream',
+              'Content-Type': 'application/json',
+              ...headers,
+            },
     });
     req.once('error', reject);
     req.once('response', (res: IncomingMessage) => {
@@ -41,7 +52,7 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
       req.on('error', () => undefined);
       resolve(new Connection(req, res));
     });
-    req.end();
+    req.end(body);
   });
 }
 

@@ -14,9 +14,32 @@ export type SessionEvent =
   | { kind: 'closed'; sessionId: string }
   | { kind: 'updated'; record: SessionRecord };
 
+/**
+ * What replicas tell each other about a POST stream resumed at a replica
+ * other than the one running its request (`holder` is the replica the client
+ * reconnected to): the request to relay it, its events, its end, and the
+ * client leaving the relayed connection.
+ */
+export type StreamEvent =
+  | { kind: 'stream-resume'; sessionId: string; streamId: string; after: string; holder: string }
+  | {
+      kind: 'stream-event';
+      sessionId: string;
+      streamId: string;
+      holder: string;
+      id: string;
+      data: string;
+    }
+  | { kind: 'stream-end'; sessionId: string; streamId: string; holder: string }
+  | { kind: 'stream-released'; sessionId: string; streamId: string; holder: string };
+
 interface Envelope {
   origin: string;
-  event: SessionEvent;
+  event: SessionEvent | StreamEvent;
+}
+
+function isStreamEvent(event: SessionEvent | StreamEvent): event is StreamEvent {
+  return event.kind.startsWith('stream-');
 }
 
 const CHANNEL = 'sessions';
@@ -24,8 +47,8 @@ const CHANNEL = 'sessions';
 /**
  * The replicas' channel for shared sessions (Redis pub/sub, `state.driver:
  * redis`): messages for a stream another replica holds, client answers and
- * cancellations for requests running elsewhere, and a session's changes and
- * end. Every replica hears every event and acts on those about sessions it
+ * cancellations for requests running elsewhere, a session's changes and end,
+ * and POST streams relayed to the replica a client resumed them at. Every replica hears every event and acts on those about sessions it
  * holds, so nobody has to know where a stream is. It is also the SessionPeers
  * every shared session is given. With the in-process driver it is off.
  */
@@ -38,6 +61,7 @@ export class SessionBus implements SessionPeers, OnModuleInit, OnApplicationShut
   private readonly channel: string;
   private subscriber?: Redis;
   private handler: (event: SessionEvent) => void = () => undefined;
+  private readonly streamHandlers: Array<(event: StreamEvent) => void> = [];
 
   constructor(@Optional() private readonly redis?: GovernanceRedis) {
     this.channel = `${redis?.prefix ?? ''}${CHANNEL}`;
@@ -51,6 +75,11 @@ export class SessionBus implements SessionPeers, OnModuleInit, OnApplicationShut
   /** Who acts on events from other replicas (the session registry). */
   onEvent(handler: (event: SessionEvent) => void): void {
     this.handler = handler;
+  }
+
+  /** Who acts on events about relayed POST streams (both ends of a relay listen). */
+  onStreamEvent(handler: (event: StreamEvent) => void): void {
+    this.streamHandlers.push(handler);
   }
 
   onModuleInit(): void {
@@ -74,7 +103,7 @@ export class SessionBus implements SessionPeers, OnModuleInit, OnApplicationShut
   }
 
   /** Sends the event to the other replicas; false when there are none to reach. */
-  publish(event: SessionEvent): boolean {
+  publish(event: SessionEvent | StreamEvent): boolean {
     if (!this.enabled) return false;
     void this.publishDelivered(event);
     return true;
@@ -85,7 +114,7 @@ export class SessionBus implements SessionPeers, OnModuleInit, OnApplicationShut
    * replicas' connections, for a change the client's next request (which may
    * go to any of them) must already see. False when it could not be sent.
    */
-  async publishDelivered(event: SessionEvent): Promise<boolean> {
+  async publishDelivered(event: SessionEvent | StreamEvent): Promise<boolean> {
     const client = this.redis?.client;
     if (!client) return false;
     const envelope: Envelope = { origin: this.replicaId, event };
@@ -106,6 +135,8 @@ export class SessionBus implements SessionPeers, OnModuleInit, OnApplicationShut
       return;
     }
     if (envelope.origin === this.replicaId || typeof envelope.event?.kind !== 'string') return;
-    this.handler(envelope.event);
+    const { event } = envelope;
+    if (!isStreamEvent(event)) this.handler(event);
+    else for (const handler of this.streamHandlers) handler(event);
   }
 }

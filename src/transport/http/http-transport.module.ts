@@ -1,5 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { HealthModule } from '../../health/health.module';
+import { ReplicaHeartbeat } from '../../session/shared/replica-heartbeat';
 import { GracefulDrain } from './graceful-drain';
 import { HttpSessionLookup } from './http-session.lookup';
 import { IdleConnectionsDrain } from './idle-connections.drain';
@@ -8,6 +9,9 @@ import { McpFrontDoor } from './mcp-front-door';
 import { McpPostHandler } from './mcp-post.handler';
 import { StatelessPostHandler } from './stateless-post.handler';
 import { OriginMiddleware } from './origin.middleware';
+import { PostStreamFailover } from './post-stream-failover';
+import { PostStreamRecords } from './post-stream-records';
+import { PostStreamRelay } from './post-stream-relay';
 import { RawBodyMiddleware } from './raw-body.middleware';
 import { SseHub } from './sse.hub';
 import { SharedStandaloneLog } from './shared-standalone-log';
@@ -23,6 +27,11 @@ import { StreamableHttpController } from './streamable-http.controller';
     SseHub,
     SseSessions,
     SharedStandaloneLog,
+    // Only HTTP sessions are shared, so only an HTTP gateway tells the others it is alive.
+    ReplicaHeartbeat,
+    PostStreamRecords,
+    PostStreamRelay,
+    PostStreamFailover,
     OriginMiddleware,
     RawBodyMiddleware,
     McpPostHandler,

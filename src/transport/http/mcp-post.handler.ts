@@ -13,6 +13,7 @@ import { sendJson } from './http-reply';
 import { HttpSessionLookup } from './http-session.lookup';
 import { liveHeaders } from './live-headers';
 import { PostResponseSink } from './post-response.sink';
+import { PostStreamRecords } from './post-stream-records';
 import { rawBodyOf } from './raw-body.middleware';
 import { SseHub } from './sse.hub';
 import { SseSessions } from './sse-sessions';
@@ -33,6 +34,7 @@ export class McpPostHandler {
     private readonly sse: SseSessions,
     private readonly scopes: CallScopeCheck,
     private readonly stateless: StatelessPostHandler,
+    private readonly postStreams: PostStreamRecords,
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -63,6 +65,7 @@ export class McpPostHandler {
       acceptsEventStream(req),
       session,
       this.sse.of(session),
+      this.postStreams.recorderFor(session, requestIdsOf(frame)),
     );
     if (!expectsAnswer(frame, session)) {
       // Notifications and responses only: acknowledge, then process.
@@ -92,6 +95,13 @@ function initializeRequestId(frame: InboundFrame): JsonRpcId | undefined {
     frame.entry.message.method === 'initialize'
     ? frame.entry.message.id
     : undefined;
+}
+
+/** The ids of the frame's requests: what a stream answering it carries responses for. */
+function requestIdsOf(frame: InboundFrame): JsonRpcId[] {
+  const entries =
+    frame.kind === 'batch' ? frame.entries : frame.kind === 'single' ? [frame.entry] : [];
+  return entries.flatMap((entry) => (entry.kind === 'request' ? [entry.message.id] : []));
 }
 
 function needsAnswer(entry: InboundEntry): boolean {

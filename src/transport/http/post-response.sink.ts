@@ -3,10 +3,16 @@ import { JsonRpcMessage, JsonRpcResponse } from '../../json-rpc/json-rpc.types';
 import { McpSession } from '../../session/mcp-session';
 import { MessageSink } from '../../session/message-sink';
 import { SseHub } from './sse.hub';
-import { SseStream } from './sse-stream';
 import { sendJson } from './http-reply';
 import { serializeOutbound } from '../../json-rpc/json-rpc.serializer';
-import { acceptsPriming, ResumablePostStream, SessionSseState, writeRecord } from './sse-sessions';
+import { PostStreamRecorder } from './post-stream-records';
+import {
+  acceptsPriming,
+  ResumablePostStream,
+  SessionSseState,
+  SseConnection,
+  writeRecord,
+} from './sse-sessions';
 
 /** The reconnection delay a priming event asks of the client (SSE `retry:`), in milliseconds. */
 export const SSE_RETRY_MS = 1000;
@@ -25,8 +31,8 @@ export const SSE_RETRY_MS = 1000;
  * live, up to the response, after which the resumed connection is closed.
  */
 export class PostResponseSink implements MessageSink, ResumablePostStream {
-  /** The HTTP response currently carrying the stream (the POST's own, or a resuming GET's). */
-  private connection?: SseStream;
+  /** What currently carries the stream: the POST's own response, a resuming GET's, or another replica's. */
+  private connection?: SseConnection;
   private streamId?: string;
   /** The client holds an event id of this stream, so it can resume it. */
   private resumable = false;
@@ -38,6 +44,8 @@ export class PostResponseSink implements MessageSink, ResumablePostStream {
     private readonly acceptsSse: boolean,
     private readonly session: McpSession,
     private readonly sse: SessionSseState,
+    /** Tells the other replicas which requests the stream answers (shared sessions only). */
+    private readonly recorder?: PostStreamRecorder,
   ) {}
 
   get open(): boolean {
@@ -67,6 +75,7 @@ export class PostResponseSink implements MessageSink, ResumablePostStream {
       }
       this.connection?.close();
       this.sse.finishPostStream(this.streamId);
+      this.recorder?.finished(this.streamId);
       return;
     }
     if (this.res.headersSent) return;
@@ -88,7 +97,9 @@ export class PostResponseSink implements MessageSink, ResumablePostStream {
     return true;
   }
 
-  attach(connection: SseStream): void {
+  attach(connection: SseConnection): void {
+    // A connection the client left without the gateway noticing yet must not linger.
+    if (this.connection !== connection) this.connection?.close();
     this.connection = connection;
     // The resume itself proves that the client holds an id of this stream.
     this.resumable = true;
@@ -99,6 +110,8 @@ export class PostResponseSink implements MessageSink, ResumablePostStream {
     if (this.streamId !== undefined) return;
     this.connection = this.hub.open(this.res, headersOf(this.res));
     this.streamId = this.sse.openPostStream(this);
+    // Before the first event: a client can only resume the stream after it saw one.
+    this.recorder?.opened(this.streamId);
     if (acceptsPriming(this.session.protocolVersion)) {
       const id = this.sse.log.nextId(this.streamId);
       this.resumable = this.connection.writeEvent({ id, retry: SSE_RETRY_MS, data: '' });

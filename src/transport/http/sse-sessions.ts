@@ -4,7 +4,7 @@ import { McpSession } from '../../session/mcp-session';
 import { MessageSink } from '../../session/message-sink';
 import { SharedStandaloneLog } from './shared-standalone-log';
 import { SseEventLog, SseEventRecord, STANDALONE_STREAM_ID } from './sse-event-log';
-import { SseStream } from './sse-stream';
+import { SseEventFields } from './sse-stream';
 
 /** Resumption (SEP-1699) starts with the revision whose clients accept priming events. */
 const PRIMING_SINCE = '2025-11-25';
@@ -14,12 +14,20 @@ export function acceptsPriming(protocolVersion: string | undefined): boolean {
   return protocolVersion !== undefined && protocolVersion >= PRIMING_SINCE;
 }
 
+/** What carries a stream's events to its client: an SSE response, or another replica's (relayed). */
+export interface SseConnection {
+  readonly open: boolean;
+  /** False when the event could not be written (the connection is closed). */
+  writeEvent(fields: SseEventFields): boolean;
+  close(): void;
+}
+
 /** A POST stream as the GET that resumes it sees it. */
 export interface ResumablePostStream {
   /** True while an HTTP connection carries the stream. */
   readonly connected: boolean;
   /** `connection` carries the stream from now on (the missed events were replayed on it first). */
-  attach(connection: SseStream): void;
+  attach(connection: SseConnection): void;
 }
 
 /**
@@ -95,7 +103,7 @@ export class SseSessions {
 }
 
 /** Writes one logged event on a connection (its id lets the client resume after it). */
-export function writeRecord(connection: SseStream, record: SseEventRecord): boolean {
+export function writeRecord(connection: SseConnection, record: SseEventRecord): boolean {
   return connection.writeEvent({ event: 'message', id: record.id, data: record.data });
 }
 
@@ -106,7 +114,7 @@ export function writeRecord(connection: SseStream, record: SseEventRecord): bool
  */
 export class StandaloneSseSink implements MessageSink {
   constructor(
-    readonly connection: SseStream,
+    readonly connection: SseConnection,
     private readonly state: SessionSseState,
     /** Also keeps each event elsewhere (Redis, for a shared session); called before it is written. */
     private readonly mirror: (record: SseEventRecord) => void = () => undefined,

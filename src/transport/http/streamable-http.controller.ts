@@ -5,6 +5,7 @@ import { SessionRegistry } from '../../session/session.registry';
 import { acceptsEventStream, headerValue, LAST_EVENT_ID_HEADER } from './http-headers';
 import { sendHttpError } from './http-reply';
 import { HttpSessionLookup } from './http-session.lookup';
+import { PostStreamFailover } from './post-stream-failover';
 import { SseHub } from './sse.hub';
 import { SharedStandaloneLog } from './shared-standalone-log';
 import { isStandaloneStreamId, parseEventId, SSE_REPLAY_MAX_EVENTS } from './sse-event-log';
@@ -24,6 +25,7 @@ export class StreamableHttpController {
     private readonly hub: SseHub,
     private readonly sse: SseSessions,
     private readonly sharedLog: SharedStandaloneLog,
+    private readonly failover: PostStreamFailover,
   ) {}
 
   @Get()
@@ -97,11 +99,13 @@ export class StreamableHttpController {
     const state = this.sse.of(session);
     const cursor = parseEventId(lastEventId);
     const shown = JSON.stringify(lastEventId.slice(0, 64));
-    const elsewhere =
-      cursor && isStandaloneStreamId(cursor.streamId) && !state.knows(cursor.streamId);
-    if (elsewhere && this.sessions.isShared(session)) {
+    const elsewhere = cursor && !state.knows(cursor.streamId) && this.sessions.isShared(session);
+    if (elsewhere && isStandaloneStreamId(cursor.streamId)) {
       return this.resumeOtherReplicaStream(session, lastEventId, res);
     }
+    // A POST stream of another replica: relayed from it, or its requests failed when it died.
+    if (elsewhere && (await this.failover.resume(session, cursor.streamId, lastEventId, res)))
+      return;
     if (!cursor || !state.knows(cursor.streamId)) {
       return sendHttpError(
         res,
@@ -134,7 +138,7 @@ export class StreamableHttpController {
   /**
    * A standalone stream another replica held (it drained or died): its events
    * are in Redis for a shared session; they are replayed and the stream goes
-   * on here. POST streams do not move: their requests ran on that replica.
+   * on here. POST streams do not move (PostStreamFailover): their requests run on that replica.
    */
   private async resumeOtherReplicaStream(
     session: McpSession,
