@@ -15,6 +15,7 @@ import { MetricsModule } from './observability/metrics.module';
 import { SessionModule } from './session/session.module';
 import { HttpTransportModule } from './transport/http/http-transport.module';
 import { StdioTransportModule } from './transport/stdio/stdio-transport.module';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { UpstreamsModule } from './upstreams/upstreams.module';
 
 export interface AppModuleOptions {
@@ -34,6 +35,7 @@ const CORE_MODULES = [
   LifecycleModule,
   HealthModule,
   ResourcesModule,
+  SubscriptionsModule,
   ToolsModule,
   PromptsModule,
   LedgerModule,

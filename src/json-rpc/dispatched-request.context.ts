@@ -44,6 +44,10 @@ export class DispatchedRequestContext implements McpRequestContext {
     this.traceId = typeof this.meta.traceId === 'string' ? this.meta.traceId : randomUUID();
   }
 
+  get stream(): MessageSink | undefined {
+    return this.sink;
+  }
+
   get signal(): AbortSignal {
     return this.abort.signal;
   }

@@ -1,6 +1,7 @@
 import { RequestAbort } from '../common/request-abort';
 import { VerifiedToken } from '../governance/identity/oauth/verified-token';
 import { JsonRpcId, JsonRpcParams } from './json-rpc.types';
+import { MessageSink } from '../session/message-sink';
 import { LoggingLevel } from '../session/logging-level';
 import { McpSession } from '../session/mcp-session';
 
@@ -71,6 +72,8 @@ export interface McpRequestContext {
   readonly responseHeaders?: Record<string, string>;
   /** Correlates logs, ledger rows and traces for this request. */
   readonly traceId: string;
+  /** The request's own outbound stream (a POST's response, stdout); a long-lived request holds it. */
+  readonly stream?: MessageSink;
   /** A notification related to this request (it rides the request's own stream when there is one). */
   notify(method: string, params?: JsonRpcParams): boolean;
   /** A server-to-client request related to this request (sampling, elicitation). */

@@ -16,3 +16,16 @@ export interface MessageSink {
    */
   closeConnection?(): boolean;
 }
+
+/**
+ * A sink whose connection can be held open past its request's answer time,
+ * counted against `limits.sse_streams_*` (subscriptions/listen). False when
+ * the caps refuse it: the refusal has been written to the client.
+ */
+export interface HoldableSink extends MessageSink {
+  hold(clientId: string): boolean;
+}
+
+export function isHoldable(sink: MessageSink | undefined): sink is HoldableSink {
+  return typeof (sink as Partial<HoldableSink> | undefined)?.hold === 'function';
+}

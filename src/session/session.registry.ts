@@ -93,6 +93,20 @@ export class SessionRegistry implements OnModuleInit, OnApplicationShutdown {
     return session;
   }
 
+  /**
+   * Lists a request-scoped session (a 2026-07-28 subscriptions/listen) among
+   * this replica's sessions while its request runs, so that what is sent to
+   * every session (list_changed, resource updates) reaches its stream too. It
+   * holds no session slot and is shared with no replica (its stream's cap is
+   * `limits.sse_streams_*`). Returns the function that lists it no more.
+   */
+  track(session: McpSession): () => void {
+    this.sessions.set(session.id, session);
+    return () => {
+      if (this.sessions.get(session.id) === session) this.sessions.delete(session.id);
+    };
+  }
+
   /** Whether other replicas may serve the session too (its streams may have been held elsewhere). */
   isShared(session: McpSession): boolean {
     return this.shared.has(session);

@@ -37,12 +37,17 @@ export const RECONNECTION_TEXT =
   'Reconnection test completed: the result arrived after the stream was closed mid-call.';
 
 export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
-/** The SEP-1613 tool's input schema: `$schema`, `$defs`, `$ref` and `additionalProperties` must survive tools/list. */
+/**
+ * The SEP-1613 / SEP-2106 tool's input schema: `$schema`, `$defs` (with an
+ * `$anchor`), `$ref`, `additionalProperties`, the composition (`allOf`,
+ * `anyOf`) and conditional (`if`/`then`/`else`) keywords must survive tools/list.
+ */
 export const JSON_SCHEMA_TOOL_INPUT = {
   $schema: JSON_SCHEMA_2020_12,
   type: 'object',
   $defs: {
     address: {
+      $anchor: 'addressDef',
       type: 'object',
       properties: { street: { type: 'string' }, city: { type: 'string' } },
     },
@@ -50,7 +55,14 @@ export const JSON_SCHEMA_TOOL_INPUT = {
   properties: {
     name: { type: 'string' },
     address: { $ref: '#/$defs/address' },
+    contactMethod: { type: 'string', enum: ['phone', 'email'] },
+    phone: { type: 'string' },
+    email: { type: 'string' },
   },
+  allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+  if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+  then: { required: ['phone'] },
+  else: { required: ['email'] },
   additionalProperties: false,
 };
 

@@ -1,7 +1,10 @@
 import { Module } from '@nestjs/common';
+import { PromptRegistryModule } from '../../src/prompts/prompt-registry.module';
 import { ResourcesModule } from '../../src/resources/resources.module';
+import { ToolRegistryModule } from '../../src/tools/tool-registry.module';
 import { ConformancePromptsCapability } from './conformance-prompts.capability';
 import { ConformanceResourcesProvider } from './conformance-resources.provider';
+import { ConformanceStatelessTools } from './conformance-stateless-tools.capability';
 import { ConformanceToolsCapability } from './conformance-tools.capability';
 
 /**
@@ -11,11 +14,12 @@ import { ConformanceToolsCapability } from './conformance-tools.capability';
  * Never part of the default graph; `npm run test:conformance` adds it.
  */
 @Module({
-  imports: [ResourcesModule],
+  imports: [ResourcesModule, ToolRegistryModule, PromptRegistryModule],
   providers: [
     ConformanceToolsCapability,
     ConformancePromptsCapability,
     ConformanceResourcesProvider,
+    ConformanceStatelessTools,
   ],
 })
 export class ConformanceFixtureModule {}

@@ -2,8 +2,9 @@
  * The real HTTP gateway plus the conformance fixture pack, for the official
  * MCP conformance suite: `node -r @swc-node/register test/conformance/conformance-gateway.ts`.
  *
- * Built-in defaults (demo pack and skills included) with the environment
- * ignored, so a developer's MCP_SERVER_* variables cannot change what is
+ * Built-in defaults (skills included) with the environment ignored and the
+ * demo pack left out (the 2026-07-28 scenarios call the first listed tool
+ * with no arguments, which a fixture tool accepts and the demo's do not), so a developer's MCP_SERVER_* variables cannot change what is
  * tested; bound to 127.0.0.1 (the DNS-rebinding scenario needs a loopback
  * gateway) on a free port, with its ledger in a scratch file. It reports
  * `{ port }` on its IPC channel when it has one, and always on stdout.
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
       http: { host: '127.0.0.1', port: 0 },
       ledger: { sqlite_path: join(scratch, 'ledger.db') },
       logging: { level: 'warn' },
+      capabilities: { demo_pack: false },
     },
   });
   const logger = new GatewayLogger(config.logging);

@@ -1,5 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { HealthModule } from '../../health/health.module';
+import { ToolRegistryModule } from '../../tools/tool-registry.module';
 import { ReplicaHeartbeat } from '../../session/shared/replica-heartbeat';
 import { GracefulDrain } from './graceful-drain';
 import { HttpSessionLookup } from './http-session.lookup';
@@ -20,7 +21,7 @@ import { StreamableHttpController } from './streamable-http.controller';
 
 /** MCP over HTTP: Streamable HTTP on /mcp and the legacy HTTP+SSE pair. */
 @Module({
-  imports: [HealthModule],
+  imports: [HealthModule, ToolRegistryModule],
   controllers: [StreamableHttpController, LegacySseController],
   providers: [
     HttpSessionLookup,

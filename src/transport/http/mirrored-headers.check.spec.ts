@@ -46,7 +46,7 @@ describe('checkMirroredHeaders', () => {
       'does not match',
     ],
     ['a sentinel that is not Base64', { 'mcp-name': '=?base64?caf*?=' }, 'Base64'],
-    ['a sentinel with text after it', { 'mcp-name': '=?base64?YWJj?=x' }, 'Base64'],
+    ['a sentinel with bad padding', { 'mcp-name': '=?base64?SGVsbG8?=' }, 'Base64'],
     ['a header with a control character', { 'mcp-name': 'caf\u0000' }, 'invalid characters'],
     ['a missing Mcp-Name', { 'mcp-name': undefined }, 'Mcp-Name header is required'],
     ['a missing Mcp-Method', { 'mcp-method': undefined }, 'Mcp-Method header is required'],
@@ -60,6 +60,12 @@ describe('checkMirroredHeaders', () => {
     for (const [name, value] of Object.entries(headers))
       if (value === undefined) delete headers[name];
     expect(refusal(headers)).toContain(message);
+  });
+
+  it('takes a value without both sentinel markers literally', () => {
+    const literal = { ...call, params: { name: '=?base64?YWJj', arguments: {} } };
+    const headers = { ...valid, 'mcp-name': '=?base64?YWJj' };
+    expect(() => checkMirroredHeaders(request(headers), literal, '2026-07-28')).not.toThrow();
   });
 
   it('clips a long header value in its message', () => {

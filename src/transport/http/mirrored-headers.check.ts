@@ -61,10 +61,13 @@ function plain(raw: string, shown: string): string {
   return raw;
 }
 
-/** A value outside plain ASCII travels as `=?base64?<UTF-8 in Base64>?=`. */
-function decodeSentinel(raw: string, shown: string): string {
+/**
+ * A value outside plain ASCII travels as `=?base64?<UTF-8 in Base64>?=`;
+ * without both markers (case-sensitive) a value is taken literally.
+ */
+export function decodeSentinel(raw: string, shown: string): string {
   const value = plain(raw, shown);
-  if (!value.startsWith('=?base64?')) return value;
+  if (!value.startsWith('=?base64?') || !value.endsWith('?=')) return value;
   const encoded = BASE64_SENTINEL.exec(value)?.[1];
   if (encoded === undefined || encoded.length % 4 !== 0) {
     throw mismatch(`Header mismatch: ${shown} is not valid Base64 sentinel encoding`);
@@ -73,10 +76,10 @@ function decodeSentinel(raw: string, shown: string): string {
 }
 
 /** Quoted and clipped: the message must not echo a long header back whole. */
-function quote(value: string): string {
+export function quote(value: string): string {
   return `'${value.length > 128 ? `${value.slice(0, 128)}...` : value}'`;
 }
 
-function mismatch(message: string): GatewayError {
+export function mismatch(message: string): GatewayError {
   return new GatewayError(ErrorCode.HeaderMismatch, message);
 }

@@ -25,6 +25,9 @@ import {
   requireMetaVersion,
 } from '../../json-rpc/request-meta';
 import { McpSession } from '../../session/mcp-session';
+import { ToolRegistry } from '../../tools/tool.registry';
+import { VisibilityPolicy } from '../../governance/visibility/visibility.policy';
+import { checkParamHeaders } from './param-headers.check';
 import { acceptsEventStream, headerValue, PROTOCOL_VERSION_HEADER } from './http-headers';
 import { sendJson } from './http-reply';
 import { identifyOrRefuse, sendIdentityRefusal } from './identity-refusal';
@@ -73,6 +76,8 @@ export class StatelessPostHandler {
     private readonly errors: JsonRpcErrorMapper,
     private readonly hub: SseHub,
     private readonly scopes: CallScopeCheck,
+    private readonly tools: ToolRegistry,
+    private readonly visibility: VisibilityPolicy,
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse, frame: InboundFrame): Promise<void> {
@@ -96,6 +101,12 @@ export class StatelessPostHandler {
     if (caller === undefined) return;
     const scopeRefusal = this.scopes.refusal(frame, caller);
     if (scopeRefusal) return sendIdentityRefusal(req, res, scopeRefusal);
+    try {
+      if ('id' in message) this.checkToolParamHeaders(req, message, caller.clientId);
+    } catch (err) {
+      if (!(err instanceof GatewayError)) throw err;
+      return sendJson(res, 400, failure(id, err.code, err.message));
+    }
 
     const session = requestScopedSession(caller.clientId, sessionOwnerOf(caller), meta);
     try {
@@ -125,6 +136,24 @@ export class StatelessPostHandler {
     } finally {
       session.close();
     }
+  }
+
+  /**
+   * A tools/call's `Mcp-Param-*` headers against its arguments, for a tool
+   * the caller may see (for any other the call itself answers "not found",
+   * and the headers must not tell that the tool exists).
+   */
+  private checkToolParamHeaders(
+    req: IncomingMessage,
+    request: JsonRpcRequest,
+    clientId: string,
+  ): void {
+    if (request.method !== 'tools/call') return;
+    const name = request.params?.name;
+    const tool = typeof name === 'string' ? this.tools.get(name) : undefined;
+    if (!tool || !this.visibility.isToolVisible(tool.name, clientId, tool.options.visibility))
+      return;
+    checkParamHeaders(req, tool.inputSchema, request.params?.arguments);
   }
 
   /** The frame's one request or notification, or undefined with the refusal written. */

@@ -1,6 +1,6 @@
 import { ServerResponse } from 'node:http';
 import { JsonRpcMessage, JsonRpcResponse } from '../../json-rpc/json-rpc.types';
-import { MessageSink } from '../../session/message-sink';
+import { HoldableSink } from '../../session/message-sink';
 import { sendJson } from './http-reply';
 import { SseHub } from './sse.hub';
 import { SseStream } from './sse-stream';
@@ -12,7 +12,7 @@ import { SseStream } from './sse-stream';
  * cannot be resumed (the revision removed that): when the client closes the
  * connection before the answer, the request is cancelled.
  */
-export class StatelessResponseSink implements MessageSink {
+export class StatelessResponseSink implements HoldableSink {
   private stream?: SseStream;
   private finished = false;
 
@@ -33,6 +33,20 @@ export class StatelessResponseSink implements MessageSink {
     if (this.finished) return false;
     if (this.stream) return this.stream.open;
     return this.acceptsSse && !this.res.destroyed && !this.res.headersSent;
+  }
+
+  /** Turns the answer into a stream held open (and capped) until the request ends. */
+  hold(clientId: string): boolean {
+    if (this.stream) return this.stream.open;
+    if (!this.open) return false;
+    const held = this.hub.openHeld(clientId, this.res);
+    if (held === undefined) {
+      // The caps refused it and wrote the refusal: nothing more goes to this response.
+      this.finished = true;
+      return false;
+    }
+    this.stream = held;
+    return true;
   }
 
   send(message: JsonRpcMessage | JsonRpcMessage[]): void {

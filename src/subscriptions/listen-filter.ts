@@ -1,0 +1,66 @@
+import { GatewayError } from '../errors/gateway.error';
+import { JsonRpcParams } from '../json-rpc/json-rpc.types';
+
+/** What a subscriptions/listen asks for (2026-07-28, basic/patterns/subscriptions). */
+export interface ListenFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+const LIST_CHANGED: ReadonlyArray<[keyof ListenFilter, string]> = [
+  ['toolsListChanged', 'notifications/tools/list_changed'],
+  ['promptsListChanged', 'notifications/prompts/list_changed'],
+  ['resourcesListChanged', 'notifications/resources/list_changed'],
+];
+
+/**
+ * The filter of a listen request, checked: booleans are booleans, URIs are
+ * strings, at most `maxUris` of them (the same cap as resources/subscribe,
+ * `limits.subscriptions_per_session`, enforced by the caller).
+ */
+export function readListenFilter(params: JsonRpcParams): ListenFilter {
+  const raw = params.notifications;
+  if (raw === undefined) return {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw GatewayError.invalidParams('params.notifications must be an object', {
+      field: 'notifications',
+    });
+  }
+  const given = raw as Record<string, unknown>;
+  const filter: ListenFilter = {};
+  for (const [key] of LIST_CHANGED) {
+    const value = given[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'boolean') {
+      throw GatewayError.invalidParams(`notifications.${key} must be a boolean`, {
+        field: `notifications.${key}`,
+      });
+    }
+    if (value) filter[key] = true as never;
+  }
+  const uris = given.resourceSubscriptions;
+  if (uris !== undefined) {
+    if (!Array.isArray(uris) || !uris.every((uri): uri is string => typeof uri === 'string')) {
+      throw GatewayError.invalidParams(
+        'notifications.resourceSubscriptions must be an array of URIs',
+        {
+          field: 'notifications.resourceSubscriptions',
+        },
+      );
+    }
+    filter.resourceSubscriptions = [...new Set(uris)];
+  }
+  return filter;
+}
+
+/** Whether a notification is one the filter opted in to. */
+export function passesFilter(filter: ListenFilter, method: string, params: unknown): boolean {
+  for (const [key, listed] of LIST_CHANGED) if (listed === method) return filter[key] === true;
+  if (method === 'notifications/resources/updated') {
+    const uri = (params as { uri?: unknown } | undefined)?.uri;
+    return typeof uri === 'string' && (filter.resourceSubscriptions ?? []).includes(uri);
+  }
+  return false;
+}
