@@ -66,7 +66,7 @@ export function checkParamHeaders(
     const header = decodeSentinel(raw, shown);
     if (!matches(param.type, header, value)) {
       throw mismatch(
-        `Header mismatch: ${shown} header value ${quote(header)} does not match body value ${quote(String(value))}`,
+        `Header mismatch: ${shown} header value ${quote(header)} does not match body value ${quote(JSON.stringify(value))}`,
       );
     }
   }
