@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
+import { pollUntil } from '../../../test/support/shared-replicas';
 import { loadGatewayConfig } from '../../config/config.loader';
 import { GovernanceRedis } from '../../governance/redis/governance-redis';
 import { McpMetrics } from '../../observability/mcp.metrics';
@@ -115,6 +116,12 @@ describe('state.sessions', () => {
     expect(gateway.sessions.isShared(session)).toBe(true);
     expect(gateway.bus.enabled).toBe(true);
     expect(await redis.exists(`${prefix}session:${session.id}`)).toBe(1);
+    // The bus listens on the session channel (its SUBSCRIBE settles on a connection of its own).
+    await pollUntil(
+      async () => (await redis.pubsub('NUMSUB', `${prefix}sessions`))[1],
+      (subscribers) => Number(subscribers) === 1,
+      'the session channel subscription',
+    );
     const other = await startGateway(prefix, 'shared');
     try {
       expect((await other.sessions.find(session.id))?.clientId).toBe('client-a');
