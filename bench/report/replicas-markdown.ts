@@ -2,6 +2,7 @@ import { num, ratio, table } from './format';
 import { ReplicasCell, ReplicasResults, ReplicasTargetKey } from './results';
 import { pairedCells } from './replicas-pairs';
 import { cpuCeilingRps, projectionCell, projectScaling, totalCpuUs } from './replicas-scaling';
+import { MAX_SHARED_SESSIONS_P99, MIN_SHARED_SESSIONS_RPS } from './targets';
 
 /** BENCHMARKS.md's replicas section: what shared sessions cost one replica, and two replicas against one. */
 export function replicasSection(replicas: ReplicasResults): string {
@@ -10,21 +11,23 @@ export function replicasSection(replicas: ReplicasResults): string {
     '## 4. Replicas (shared sessions, `state.driver: redis`)',
     '',
     [
-      "tools/call of `bench_echo` on gateway (a)'s setup (governance, SQLite ledger) in two processes that",
-      'differ only in `state.driver`: `memory` (sessions and rate-limit counters in the process) and',
-      "`redis` (the machine's Redis, a key prefix of the run's own), each called directly through a",
-      'session of its own. In redis mode a replica serves a session it already holds from its local',
-      'copy, with no Redis round trip but a throttled PEXPIRE; the per-minute and per-day rate-limit',
-      'counters move to Redis too (one atomic script each per call), and that is part of what an operator',
-      'pays in scale-out mode: the two cells measure sessions and counters together, not apart.',
-      `autocannon, ${replicas.durationSeconds} s per run, ${runs}, targets alternating; req/s, p50, p99`,
-      'and the CPU time per request are medians over the runs.',
+      "tools/call of `bench_echo` on gateway (a)'s setup (governance, SQLite ledger) in three processes",
+      'that differ only in `state.*`: `memory` (sessions and governance counters in the process),',
+      '`redis` with `sessions: local` (rate-limit counters and spend in Redis, sessions in the process)',
+      "and `redis` with `sessions: shared` (both in Redis; the machine's Redis, a key prefix of the",
+      "run's own), each called directly through a session of its own. The target compares shared",
+      'against local sessions, both with the counters in Redis: the cost of shared sessions alone. A',
+      'replica serves a session it already holds from its local copy, with no Redis round trip but a',
+      'throttled PEXPIRE. Shared sessions against `memory` adds what the counters cost (one atomic',
+      'script each for the per-minute and per-day windows and the budget per call), reported without a',
+      `target. autocannon, ${replicas.durationSeconds} s per run, ${runs}, targets alternating; req/s,`,
+      'p50, p99 and the CPU time per request are medians over the runs.',
     ].join(' '),
     '',
     cellTable(replicas.sharedCost, replicas.labels, false),
     '',
     table(
-      ['Conns', 'redis / memory req/s', 'redis / memory p99', 'Extra gateway CPU µs/request'],
+      ['Conns', 'Compared', 'req/s ratio', 'p99 ratio', 'Extra gateway CPU µs/request', 'Target'],
       sharedCostRatios(replicas.sharedCost),
     ),
     '',
@@ -81,13 +84,48 @@ function cellTable(
   return table(header, rows);
 }
 
+/** The pairs of the shared-session cells: the target's first, then what the counters add. */
+const SHARED_COST_PAIRS: ReadonlyArray<{
+  key: ReplicasTargetKey;
+  other: ReplicasTargetKey;
+  compared: string;
+  target: string;
+}> = [
+  {
+    key: 'shared-sessions',
+    other: 'local-sessions',
+    compared: 'shared / local sessions (counters in Redis in both)',
+    target: `req/s ≥ ${MIN_SHARED_SESSIONS_RPS}×, p99 ≤ ${MAX_SHARED_SESSIONS_P99}×`,
+  },
+  {
+    key: 'shared-sessions',
+    other: 'memory',
+    compared: 'shared sessions / state.driver memory (sessions and counters)',
+    target: 'none',
+  },
+  {
+    key: 'local-sessions',
+    other: 'memory',
+    compared: 'local sessions / state.driver memory (the counters alone)',
+    target: 'none',
+  },
+];
+
 function sharedCostRatios(cells: readonly ReplicasCell[]): Array<Array<string | number>> {
-  return pairedCells(cells, 'redis', 'memory').map(([redis, memory]) => [
-    redis.connections,
-    ratio(redis.rps / memory.rps),
-    ratio(redis.p99Ms / memory.p99Ms),
-    num(redis.cpu.gatewaysUs - memory.cpu.gatewaysUs),
-  ]);
+  return [...new Set(cells.map((cell) => cell.connections))].flatMap((connections) =>
+    SHARED_COST_PAIRS.flatMap(({ key, other, compared, target }) =>
+      pairedCells(cells, key, other)
+        .filter(([cell]) => cell.connections === connections)
+        .map(([cell, base]) => [
+          connections,
+          compared,
+          ratio(cell.rps / base.rps),
+          ratio(cell.p99Ms / base.p99Ms),
+          num(cell.cpu.gatewaysUs - base.cpu.gatewaysUs),
+          target,
+        ]),
+    ),
+  );
 }
 
 function scaleOutRatios(replicas: ReplicasResults): Array<Array<string | number>> {

@@ -88,11 +88,14 @@ export interface FederationResults {
 
 /**
  * The replicas section's targets. Shared-session cost: one gateway with
- * in-process sessions (`memory`) or Redis-backed ones (`redis`), called
- * directly. Scale-out: the redis gateway alone behind the round-robin proxy
- * (`one-replica`), or it and a second one behind it (`two-replicas`).
+ * everything in process (`memory`), with its counters in Redis and its
+ * sessions in process (`local-sessions`), or with both in Redis
+ * (`shared-sessions`), called directly. Scale-out: a redis gateway alone
+ * behind the round-robin proxy (`one-replica`), or it and a second one behind
+ * it (`two-replicas`).
  */
-export type ReplicasTargetKey = 'memory' | 'redis' | 'one-replica' | 'two-replicas';
+export type ReplicasTargetKey =
+  'memory' | 'local-sessions' | 'shared-sessions' | 'one-replica' | 'two-replicas';
 
 /** CPU time per request of each process on the request's path (µs), median over the runs. */
 export interface CpuPerRequest {
@@ -127,7 +130,7 @@ export interface ReplicasResults {
   durationSeconds: number;
   reps: number;
   labels: Record<ReplicasTargetKey, string>;
-  /** `memory` against `redis`. */
+  /** `memory`, `local-sessions` and `shared-sessions`. */
   sharedCost: ReplicasCell[];
   /** `one-replica` against `two-replicas`. */
   scaleOut: ReplicasCell[];

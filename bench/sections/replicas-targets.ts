@@ -9,7 +9,10 @@ import { BENCH_TOOL } from '../shared/bench-tool';
 
 export const REPLICAS_LABELS: Record<ReplicasTargetKey, string> = {
   memory: 'one gateway, sessions and counters in process (state.driver memory)',
-  redis: 'the same gateway, sessions and counters in Redis (state.driver redis)',
+  'local-sessions':
+    'the same gateway, counters in Redis, sessions in process (state.driver redis, state.sessions local)',
+  'shared-sessions':
+    'the same gateway, counters and sessions in Redis (state.driver redis, state.sessions shared)',
   'one-replica': 'one replica (state.driver redis) behind the round-robin proxy',
   'two-replicas': 'two replicas (state.driver redis) behind the round-robin proxy',
 };
@@ -20,7 +23,7 @@ export interface ReplicasTarget extends EchoEndpoint {
   /** Every gateway process the target's requests reach. */
   gateways: ChildServer[];
   proxy?: ChildServer;
-  /** Whether its gateways keep sessions and counters in Redis. */
+  /** Whether its gateways keep counters (and maybe sessions) in Redis. */
   usesRedis: boolean;
 }
 
@@ -35,22 +38,36 @@ export interface SharedState {
   keyPrefix: string;
 }
 
+/** A gateway's state settings: everything in process, or Redis with sessions shared or kept local. */
+type StateSetup = { driver: 'memory' } | { driver: 'redis'; sessions: 'shared' | 'local' };
+
 /**
- * The shared-session cost: two gateways that differ only in `state.driver`
- * (memory, redis), each called directly through a session of its own.
+ * The shared-session cost: three gateways that differ only in `state.*`,
+ * each called directly through a session of its own. `shared-sessions`
+ * against `local-sessions` is the cost of the sessions alone (both keep the
+ * counters in Redis); against `memory` it adds what the counters cost.
  */
 export function startSharedCostTargets(
   ctx: BenchContext,
   state: SharedState,
 ): Promise<ReplicasTargets> {
   return startAll(async (servers) => {
-    const memory = await startReplica(ctx, 'gateway-memory-state', undefined);
+    const memory = await startReplica(ctx, 'gateway-memory-state', state, { driver: 'memory' });
     servers.push(memory.server);
-    const redis = await startReplica(ctx, 'gateway-redis-state', state);
-    servers.push(redis.server);
+    const local = await startReplica(ctx, 'gateway-local-sessions', state, {
+      driver: 'redis',
+      sessions: 'local',
+    });
+    servers.push(local.server);
+    const shared = await startReplica(ctx, 'gateway-shared-sessions', state, {
+      driver: 'redis',
+      sessions: 'shared',
+    });
+    servers.push(shared.server);
     return Promise.all([
       directTarget('memory', memory.server, memory.port, false),
-      directTarget('redis', redis.server, redis.port, true),
+      directTarget('local-sessions', local.server, local.port, true),
+      directTarget('shared-sessions', shared.server, shared.port, true),
     ]);
   });
 }
@@ -65,9 +82,9 @@ export function startScaleOutTargets(
   state: SharedState,
 ): Promise<ReplicasTargets> {
   return startAll(async (servers) => {
-    const a = await startReplica(ctx, 'replica-a', state);
+    const a = await startReplica(ctx, 'replica-a', state, SHARED);
     servers.push(a.server);
-    const b = await startReplica(ctx, 'replica-b', state);
+    const b = await startReplica(ctx, 'replica-b', state, SHARED);
     servers.push(b.server);
     const backend = (port: number) => `http://127.0.0.1:${port}`;
     const alone = await startProxy(ctx, 'proxy-one-replica', [backend(a.port)]);
@@ -97,11 +114,14 @@ async function startAll(
   }
 }
 
-/** Gateway (a)'s setup (governance, SQLite ledger, the echo module) with the given state driver. */
+const SHARED: StateSetup = { driver: 'redis', sessions: 'shared' };
+
+/** Gateway (a)'s setup (governance, SQLite ledger, the echo module) with the given state settings. */
 function startReplica(
   ctx: BenchContext,
   name: string,
-  state: SharedState | undefined,
+  state: SharedState,
+  setup: StateSetup,
 ): Promise<{ server: ChildServer; port: number }> {
   const scratch = ctx.compiled.scratch(join('replicas', name));
   return startGateway({
@@ -113,13 +133,15 @@ function startReplica(
     scratch,
     transport: 'http',
     nodeFlags: ctx.options.nodeFlags,
-    extraEnv: state
-      ? {
-          MCP_SERVER_STATE_DRIVER: 'redis',
-          MCP_SERVER_STATE_REDIS_URL: state.redisUrl,
-          MCP_SERVER_STATE_KEY_PREFIX: state.keyPrefix,
-        }
-      : { MCP_SERVER_STATE_DRIVER: 'memory' },
+    extraEnv:
+      setup.driver === 'redis'
+        ? {
+            MCP_SERVER_STATE_DRIVER: 'redis',
+            MCP_SERVER_STATE_SESSIONS: setup.sessions,
+            MCP_SERVER_STATE_REDIS_URL: state.redisUrl,
+            MCP_SERVER_STATE_KEY_PREFIX: state.keyPrefix,
+          }
+        : { MCP_SERVER_STATE_DRIVER: 'memory' },
   });
 }
 

@@ -20,8 +20,9 @@ import {
 const WARMUP_SECONDS = 3;
 
 /**
- * Replicas: first what Redis-backed sessions (and counters) cost one gateway
- * against in-process ones, then two replicas behind a round-robin proxy
+ * Replicas: first what Redis-backed sessions cost one gateway against
+ * in-process ones (both with counters in Redis, and everything in process
+ * beside them), then two replicas behind a round-robin proxy
  * against one behind the same proxy. Every (connections) scenario runs
  * `reps` times with the targets alternating, medians reported, with the CPU
  * time each process on the path spent per request.
@@ -33,7 +34,7 @@ export async function runReplicasSection(ctx: BenchContext): Promise<ReplicasRes
     keyPrefix: `owlclaw-bench-${randomUUID().slice(0, 8)}:`,
   };
   try {
-    progress('replicas: one gateway with in-process sessions, one with sessions in Redis');
+    progress('replicas: one gateway in process, one with counters in Redis, one with sessions too');
     const sharedCost = await measure(ctx, redis, await startSharedCostTargets(ctx, state));
     progress('replicas: two replicas behind a round-robin proxy, and one behind it');
     const scaleOut = await measure(ctx, redis, await startScaleOutTargets(ctx, state));

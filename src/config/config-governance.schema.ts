@@ -173,7 +173,7 @@ export class GovernanceSchema {
 }
 
 export class StateSchema {
-  /** memory: in-process counters (one replica); redis: counters shared by every replica. */
+  /** memory: in-process counters and sessions (one replica); redis: counters (and, by `sessions`, sessions) shared by every replica. */
   @Default('memory')
   @IsIn(['memory', 'redis'])
   driver!: 'memory' | 'redis';
@@ -186,6 +186,14 @@ export class StateSchema {
   @Default('owlclaw:')
   @IsString()
   key_prefix!: string;
+
+  /**
+   * With the redis driver: shared, MCP sessions in Redis so that any replica serves any request;
+   * local, each session stays in the process that created it (a balancer with session affinity).
+   */
+  @Default('shared')
+  @IsIn(['shared', 'local'])
+  sessions!: 'shared' | 'local';
 }
 
 export class LedgerSchema {

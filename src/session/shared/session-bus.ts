@@ -1,10 +1,20 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationShutdown,
+  OnModuleInit,
+  Optional,
+} from '@nestjs/common';
 import type Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
+import { GATEWAY_CONFIG } from '../../config/config.constants';
+import { GatewayConfig } from '../../config/gateway-config';
 import { GovernanceRedis } from '../../governance/redis/governance-redis';
 import { JsonRpcId, JsonRpcMessage, JsonRpcResponse } from '../../json-rpc/json-rpc.types';
 import { NO_PEERS, SessionPeers } from '../session-peers';
 import { SessionRecord } from './session-record';
+import { sessionsShared } from './sessions-shared';
 
 /** What replicas tell each other about shared sessions. */
 export type SessionEvent =
@@ -48,9 +58,10 @@ const CHANNEL = 'sessions';
  * The replicas' channel for shared sessions (Redis pub/sub, `state.driver:
  * redis`): messages for a stream another replica holds, client answers and
  * cancellations for requests running elsewhere, a session's changes and end,
- * and POST streams relayed to the replica a client resumed them at. Every replica hears every event and acts on those about sessions it
- * holds, so nobody has to know where a stream is. It is also the SessionPeers
- * every shared session is given. With the in-process driver it is off.
+ * and POST streams relayed to the replica a client resumed them at. Every
+ * replica hears every event and acts on those about sessions it holds, so nobody has to know where a stream is. It is also the SessionPeers
+ * every shared session is given. With the in-process driver, or
+ * `state.sessions: local`, it is off.
  */
 @Injectable()
 export class SessionBus implements SessionPeers, OnModuleInit, OnApplicationShutdown {
@@ -62,14 +73,20 @@ export class SessionBus implements SessionPeers, OnModuleInit, OnApplicationShut
   private subscriber?: Redis;
   private handler: (event: SessionEvent) => void = () => undefined;
   private readonly streamHandlers: Array<(event: StreamEvent) => void> = [];
+  /** Redis for events; undefined when sessions stay in this process. */
+  private readonly client?: Redis;
 
-  constructor(@Optional() private readonly redis?: GovernanceRedis) {
+  constructor(
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+    @Optional() private readonly redis?: GovernanceRedis,
+  ) {
     this.channel = `${redis?.prefix ?? ''}${CHANNEL}`;
+    this.client = sessionsShared(config) ? redis?.client : undefined;
     this.requestIdPrefix = this.enabled ? `srv-${this.replicaId}-` : NO_PEERS.requestIdPrefix;
   }
 
   get enabled(): boolean {
-    return this.redis?.client !== undefined;
+    return this.client !== undefined;
   }
 
   /** Who acts on events from other replicas (the session registry). */
@@ -83,7 +100,9 @@ export class SessionBus implements SessionPeers, OnModuleInit, OnApplicationShut
   }
 
   onModuleInit(): void {
-    this.subscriber = this.redis?.subscribe(this.channel, (text) => this.receive(text));
+    if (this.enabled) {
+      this.subscriber = this.redis?.subscribe(this.channel, (text) => this.receive(text));
+    }
   }
 
   onApplicationShutdown(): void {
@@ -115,7 +134,7 @@ export class SessionBus implements SessionPeers, OnModuleInit, OnApplicationShut
    * go to any of them) must already see. False when it could not be sent.
    */
   async publishDelivered(event: SessionEvent | StreamEvent): Promise<boolean> {
-    const client = this.redis?.client;
+    const client = this.client;
     if (!client) return false;
     const envelope: Envelope = { origin: this.replicaId, event };
     try {
