@@ -6,6 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { connectSdkClient } from '../support/sdk-clients';
 import { readLedgerRows } from '../support/sqlite-ledger';
+import { messageOf, openSse, SseConnection } from '../support/sse-client';
+import { SessionRegistry } from '../../src/session/session.registry';
+import { ToolRegistry } from '../../src/tools/tool.registry';
+import { generatedTool } from '../fixtures/tools-fixture.capability';
 
 /**
  * MCP 2026-07-28, the stateless revision (#17), on the same /mcp endpoint as
@@ -17,6 +21,8 @@ import { readLedgerRows } from '../support/sqlite-ledger';
  */
 const MODERN = '2026-07-28';
 const PER_MINUTE = 4;
+/** limits.sse_streams_per_client: how many listen streams one client may hold. */
+const LISTEN_CAP = 2;
 
 interface LedgerRow {
   client_id: string;
@@ -51,7 +57,10 @@ describe('MCP 2026-07-28 beside the session-based revisions', () => {
   beforeAll(async () => {
     gateway = await startHttpGateway({
       fixtures: true,
-      config: { governance: { default_quota: { max_calls_per_minute: PER_MINUTE } } },
+      config: {
+        governance: { default_quota: { max_calls_per_minute: PER_MINUTE } },
+        limits: { sse_streams_per_client: LISTEN_CAP },
+      },
     });
   }, 60_000);
 
@@ -327,4 +336,151 @@ describe('MCP 2026-07-28 beside the session-based revisions', () => {
     // Each stateless request ran on a session of its own.
     expect(new Set(rows.map((r) => r.session_id)).size).toBe(rows.length);
   });
+
+  /** A subscriptions/listen stream, opened raw so that every frame can be inspected. */
+  function listen(id: number, notifications: object, clientId: string): Promise<SseConnection> {
+    return openSse(
+      `${gateway.baseUrl}/mcp`,
+      {
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'subscriptions/listen',
+        'x-mcp-client-id': clientId,
+      },
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'subscriptions/listen',
+        params: { notifications, _meta: meta() },
+      }),
+    );
+  }
+
+  it('streams what subscriptions/listen opted in to, tagged, after the acknowledgement, until the client leaves', async () => {
+    const clientId = `listener-${randomUUID().slice(0, 8)}`;
+    const registry = gateway.app.get(SessionRegistry);
+    const before = registry.size;
+    const stream = await listen(
+      41,
+      { toolsListChanged: true, resourceSubscriptions: ['skill://no-such/skill', 'nope://x'] },
+      clientId,
+    );
+    expect(stream.status).toBe(200);
+    const first = messageOf(await stream.next(() => true));
+    // The acknowledgement comes first; URIs it cannot watch are left out of it.
+    expect(first).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: {
+        notifications: { toolsListChanged: true, resourceSubscriptions: [] },
+        _meta: { 'io.modelcontextprotocol/subscriptionId': 41 },
+      },
+    });
+    expect(registry.size).toBe(before + 1);
+
+    const tools = gateway.app.get(ToolRegistry);
+    tools.register(generatedTool('fx_listened'));
+    tools.unregister('fx_listened');
+    const changed = await stream.next(
+      (event) => messageOf(event).method === 'notifications/tools/list_changed',
+    );
+    expect(messageOf(changed).params).toEqual({
+      _meta: { 'io.modelcontextprotocol/subscriptionId': 41 },
+    });
+    expect(
+      stream.events.some(
+        (event) =>
+          messageOf(event).method !== 'notifications/tools/list_changed' &&
+          event !== stream.events[0],
+      ),
+    ).toBe(false);
+
+    await stream.abort();
+    await waitFor(() => registry.size === before);
+  });
+
+  it(`holds at most limits.sse_streams_per_client (${LISTEN_CAP}) listen streams per client`, async () => {
+    const clientId = `many-listeners-${randomUUID().slice(0, 8)}`;
+    const held = await Promise.all(
+      Array.from({ length: LISTEN_CAP }, (_, i) =>
+        listen(50 + i, { toolsListChanged: true }, clientId),
+      ),
+    );
+    try {
+      for (const stream of held) await stream.next(() => true);
+      const refused = await listen(60, { toolsListChanged: true }, clientId);
+      await refused.ended;
+      expect(refused.status).toBe(429);
+      expect(refused.text).toContain('limits.sse_streams_per_client');
+    } finally {
+      await Promise.all(held.map((stream) => stream.abort()));
+    }
+  });
+
+  it('checks Mcp-Param-* headers against the arguments a tool mirrors (x-mcp-header)', async () => {
+    gateway.app.get(ToolRegistry).register({
+      ...generatedTool('fx_regional'),
+      inputSchema: {
+        type: 'object',
+        properties: {
+          region: { type: 'string', 'x-mcp-header': 'Region' },
+          priority: { type: 'integer', 'x-mcp-header': 'Priority' },
+          note: { type: 'string' },
+        },
+      },
+      validate: (args) => Promise.resolve(args),
+    });
+    const call = (args: Record<string, unknown>, headers: Record<string, string>) =>
+      post(
+        {
+          jsonrpc: '2.0',
+          id: 71,
+          method: 'tools/call',
+          params: { name: 'fx_regional', arguments: args, _meta: meta() },
+        },
+        {
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'tools/call',
+          'mcp-name': 'fx_regional',
+          ...headers,
+        },
+      );
+    const codeOf = (text: string) => (JSON.parse(text) as { error?: { code: number } }).error?.code;
+
+    const matching = await call(
+      { region: 'eu-west', priority: 3, note: 'x' },
+      { 'mcp-param-region': 'eu-west', 'mcp-param-priority': '3.0' },
+    );
+    expect({ status: matching.status, code: codeOf(matching.text) }).toEqual({
+      status: 200,
+      code: undefined,
+    });
+    const unicode = await call(
+      { region: 'Zürich' },
+      { 'mcp-param-region': `=?base64?${Buffer.from('Zürich').toString('base64')}?=` },
+    );
+    expect(unicode.status).toBe(200);
+    // A null or absent argument needs no header.
+    expect((await call({ region: null }, {})).status).toBe(200);
+
+    const wrongHeaders: Array<Record<string, string>> = [
+      {},
+      { 'mcp-param-region': 'us-east' },
+      { 'mcp-param-region': '=?base64?!!?=' },
+    ];
+    for (const headers of wrongHeaders) {
+      const refused = await call({ region: 'eu-west' }, headers);
+      expect({ status: refused.status, code: codeOf(refused.text) }).toEqual({
+        status: 400,
+        code: -32020,
+      });
+    }
+    const wrongNumber = await call({ priority: 3 }, { 'mcp-param-priority': '4' });
+    expect(codeOf(wrongNumber.text)).toBe(-32020);
+  });
 });
+
+/** Polls a condition the gateway reaches on its own (a stream's end is seen a moment after the client's). */
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 25));
+  expect(condition()).toBe(true);
+}
