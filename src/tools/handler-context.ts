@@ -5,6 +5,11 @@ import { LoggingLevel } from '../session/logging-level';
 export interface ClientRequestOptions {
   /** How long to wait for the client's answer (default 300 s); then it fails with -32004. */
   timeoutMs?: number;
+  /**
+   * On 2026-07-28, the key of this question in the input-required result (and of its answer
+   * in inputResponses); by default a digest of the question, stable across re-runs.
+   */
+  inputKey?: string;
 }
 
 /** What a handler gets besides its arguments: who calls, how to report, how to stop. */
@@ -25,6 +30,10 @@ export interface HandlerContext {
    * at most the client's max_cost_per_call; anything but a finite number >= 0 is logged and ignored.
    */
   reportCost(amount: number): void;
+  /**
+   * Asking the client (sample, elicit, listRoots): a request to it on a session; on 2026-07-28
+   * the call ends with an input-required result and the handler runs again with the answer.
+   */
   /** sampling/createMessage on the client; fails when the client did not declare `sampling`. */
   sample(
     params: Record<string, unknown>,
@@ -35,6 +44,8 @@ export interface HandlerContext {
     params: Record<string, unknown>,
     options?: ClientRequestOptions,
   ): Promise<Record<string, unknown>>;
+  /** roots/list on the client; fails when the client did not declare `roots`. */
+  listRoots?(options?: ClientRequestOptions): Promise<Record<string, unknown>>;
   /**
    * SEP-1699 polling: ends the HTTP connection streaming this call's messages
    * while the call goes on; the client reconnects with Last-Event-ID and
