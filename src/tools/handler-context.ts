@@ -19,6 +19,11 @@ export interface HandlerContext {
   readonly requestId?: JsonRpcId;
   readonly sessionId: string;
   readonly traceId: string;
+  /**
+   * True on 2026-07-28: an ask ends this run with an input-required result and the handler
+   * runs again with the answer, so work done before an ask is done again on every round.
+   */
+  readonly answersByRetry?: boolean;
   /** Fires on client cancellation, timeout or session end; long work must watch it. */
   readonly signal: AbortSignal;
   /** notifications/progress to the caller (only when it sent a progressToken); values must increase. */

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { JsonRpcId } from '../json-rpc/json-rpc.types';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
+import { isModernVersion } from '../json-rpc/protocol-version';
 import { LoggingLevel } from '../session/logging-level';
 import { askClient } from './client-ask';
 import { HandlerContext } from './handler-context';
@@ -23,6 +24,7 @@ export class ToolHandlerContext implements HandlerContext {
   readonly requestId?: JsonRpcId;
   readonly sessionId: string;
   readonly traceId: string;
+  readonly answersByRetry: boolean;
   readonly progress: HandlerContext['progress'];
   readonly log: HandlerContext['log'];
   readonly reportCost: HandlerContext['reportCost'];
@@ -39,6 +41,7 @@ export class ToolHandlerContext implements HandlerContext {
     this.requestId = rpc.requestId;
     this.sessionId = rpc.session.id;
     this.traceId = rpc.traceId;
+    this.answersByRetry = isModernVersion(rpc.session.protocolVersion);
     this.progress = (done, total, message) => progress.report(done, total, message);
     this.log = (level: LoggingLevel, data: unknown) => void rpc.log(level, data, tool.name);
     this.reportCost = (amount) => recordReportedCost(rpc, tool.name, amount);
