@@ -36,10 +36,10 @@ export interface HandlerContext {
    */
   reportCost(amount: number): void;
   /**
-   * Asking the client (sample, elicit, listRoots): a request to it on a session; on 2026-07-28
-   * the call ends with an input-required result and the handler runs again with the answer.
+   * sampling/createMessage on the client; fails when the client did not declare `sampling`.
+   * Like elicit and listRoots: a request on a session; on 2026-07-28 the call ends with an
+   * input-required result and the handler runs again with the answer (see answersByRetry).
    */
-  /** sampling/createMessage on the client; fails when the client did not declare `sampling`. */
   sample(
     params: Record<string, unknown>,
     options?: ClientRequestOptions,
