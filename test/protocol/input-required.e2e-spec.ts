@@ -2,6 +2,7 @@ import {
   Client as ClientV2,
   StreamableHTTPClientTransport as HttpV2,
 } from '@modelcontextprotocol/client';
+import { RequestStateCodec } from '../../src/json-rpc/mrtr/request-state.codec';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { readLedgerRows } from '../support/sqlite-ledger';
 
@@ -14,6 +15,9 @@ import { readLedgerRows } from '../support/sqlite-ledger';
  */
 const MODERN = '2026-07-28';
 const INPUT_RESPONSES_BYTES = 2048;
+// The key every replica reads through mrtr.state_secret_ref; this test plays a second replica.
+const SECRET_ENV = 'OWLCLAW_MRTR_E2E_SECRET';
+const SECRET = 'replicas-share-this-secret';
 
 interface LedgerRow {
   target: string;
@@ -30,14 +34,19 @@ describe('MCP 2026-07-28 input-required results (MRTR)', () => {
   let gateway: HttpGatewayHandle;
 
   beforeAll(async () => {
+    process.env[SECRET_ENV] = SECRET;
     gateway = await startHttpGateway({
       fixtures: true,
-      config: { limits: { input_responses_bytes: INPUT_RESPONSES_BYTES } },
+      config: {
+        limits: { input_responses_bytes: INPUT_RESPONSES_BYTES },
+        mrtr: { state_secret_ref: `env:${SECRET_ENV}` },
+      },
     });
   }, 60_000);
 
   afterAll(async () => {
     await gateway?.close();
+    delete process.env[SECRET_ENV];
   });
 
   /** One modern tools/call as raw JSON-RPC, with its mirrored headers. */
@@ -169,6 +178,25 @@ describe('MCP 2026-07-28 input-required results (MRTR)', () => {
       { clientId: 'owner-client' },
     );
     expect(moved.body.error).toMatchObject({ code: -32602, data: { reason: 'other_request' } });
+  });
+
+  it('accepts a state another replica signed with the shared secret, and refuses it once expired', async () => {
+    const { key, requestState } = await firstRound('Name?');
+    const replica = new RequestStateCodec(Buffer.from(SECRET, 'utf8'));
+    const claims = JSON.parse(
+      Buffer.from(requestState.split('.')[0], 'base64url').toString('utf8'),
+    ) as Parameters<RequestStateCodec['encode']>[0];
+    const retry = (state: string) =>
+      call({
+        name: 'fx_elicit',
+        arguments: { message: 'Name?' },
+        inputResponses: { [key]: accepted },
+        requestState: state,
+      });
+    const fresh = await retry(replica.encode({ ...claims, expiresAt: Date.now() + 60_000 }));
+    expect(fresh.body.result).toMatchObject({ resultType: 'complete' });
+    const expired = await retry(replica.encode({ ...claims, expiresAt: Date.now() - 1 }));
+    expect(expired.body.error).toMatchObject({ code: -32602, data: { reason: 'expired' } });
   });
 
   it('refuses inputResponses over limits.input_responses_bytes, naming the limit', async () => {
