@@ -34,7 +34,7 @@ export const TOKEN_ALGORITHMS = [
   'EdDSA',
 ] as const;
 
-const SECRET_REF = /^(env:[A-Za-z_][A-Za-z0-9_]*|file:.+)?$/;
+export const SECRET_REF = /^(env:[A-Za-z_][A-Za-z0-9_]*|file:.+)?$/;
 
 /** What one OAuth scope unlocks: globs over tool names, resource URIs and prompt names. */
 export class ScopeGrantSchema {

@@ -244,6 +244,24 @@ export class LimitsSchema {
   @IsInt()
   logged_client_info_bytes!: number;
 
+  /** Serialized size of a 2026-07-28 request's inputResponses, and of the answers its requestState carries. */
+  @Default(64 * 1024)
+  @Min(256)
+  @IsInt()
+  input_responses_bytes!: number;
+
+  /** Input-required rounds one 2026-07-28 request may go through before it is refused. */
+  @Default(8)
+  @Min(1)
+  @IsInt()
+  input_rounds!: number;
+
+  /** Questions (elicitation, sampling, roots) one input-required result may ask at once. */
+  @Default(16)
+  @Min(1)
+  @IsInt()
+  input_requests_per_round!: number;
+
   /** Requests in one JSON-RPC batch. */
   @Default(100)
   @Min(1)

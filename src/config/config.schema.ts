@@ -23,6 +23,7 @@ import {
   StateSchema,
 } from './config-governance.schema';
 import { AuthSchema } from './config-auth.schema';
+import { MrtrSchema } from './config-mrtr.schema';
 import { ConfigPath, Default, Section } from './config-schema.decorators';
 import { IsToolNameSeparator } from './tool-name-separator.validator';
 import {
@@ -234,6 +235,9 @@ export class GatewayConfigSchema {
 
   @Section(() => StateSchema)
   state!: StateSchema;
+
+  @Section(() => MrtrSchema)
+  mrtr!: MrtrSchema;
 
   @Section(() => LedgerSchema)
   ledger!: LedgerSchema;

@@ -9,6 +9,7 @@ import { CallRecord, McpRequestContext } from './mcp-request-context';
 import { isModernVersion } from './protocol-version';
 import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
+import { InputRound } from './mrtr/input-round';
 
 const DEFAULT_LOG_THRESHOLD: LoggingLevel = 'info';
 const SERVER_REQUEST_TIMEOUT_MS = 60_000;
@@ -26,6 +27,7 @@ export class DispatchedRequestContext implements McpRequestContext {
   readonly meta: Record<string, unknown>;
   readonly call: CallRecord = {};
   readonly traceId: string;
+  inputs?: InputRound;
 
   constructor(
     message: JsonRpcRequest | JsonRpcNotification,
@@ -60,13 +62,15 @@ export class DispatchedRequestContext implements McpRequestContext {
     method: string,
     params?: JsonRpcParams,
     timeoutMs = SERVER_REQUEST_TIMEOUT_MS,
+    inputKey?: string,
   ): Promise<unknown> {
     if (isModernVersion(this.session.protocolVersion)) {
       // 2026-07-28 forbids server-to-client requests: input comes back on a retry (MRTR).
+      if (this.inputs) return this.inputs.ask(method, params ?? {}, inputKey);
       return Promise.reject(
         new GatewayError(
           ErrorCode.ExecutionError,
-          `${method} cannot be sent to a client on protocol version ${this.session.protocolVersion}: it takes input through input-required results, which this call does not support yet`,
+          `${method} cannot be sent to a client on protocol version ${this.session.protocolVersion}: only tools/call, prompts/get and resources/read take input (through input-required results), not ${this.method}`,
         ),
       );
     }

@@ -27,6 +27,7 @@ import { DispatchedRequestContext } from './dispatched-request.context';
 import { McpMethodEntry, McpMethodRegistry } from './mcp-method.registry';
 import { McpRequestContext } from './mcp-request-context';
 import { ModernResultShaper } from './modern-result.shaper';
+import { InputRounds } from './mrtr/input-rounds.service';
 import { allowsBatching, isModernVersion } from './protocol-version';
 
 /** Methods of the handshake revisions that 2026-07-28 removed: unknown to a stateless request. */
@@ -69,6 +70,7 @@ export class JsonRpcDispatcher {
     private readonly argumentLimits: ArgumentLimitsService,
     private readonly batchLimits: BatchLimitsService,
     private readonly modern: ModernResultShaper,
+    private readonly inputRounds: InputRounds,
   ) {}
 
   dispatchFrame(raw: string | Buffer, inbound: InboundContext): Promise<DispatchResult> {
@@ -229,12 +231,19 @@ export class JsonRpcDispatcher {
       const params = request.params ?? {};
       const { limitedParams } = entry.options;
       if (limitedParams) this.argumentLimits.enforce(params, limitedParams, context);
+      const round = this.inputRounds.open(request, context);
+      context.inputs = round;
       // An abort answers at once even if the handler ignores its signal.
       const result = await context.abort.race(entry.invoke(params, context));
-      response =
-        result instanceof RpcErrorReply
-          ? failure(request.id, result.error.code, result.error.message, result.error.data)
-          : success(request.id, result ?? {});
+      // A question left unanswered wins over whatever the handler made of its rejection.
+      if (round?.pending) {
+        response = success(request.id, this.inputRounds.interim(round, request, context));
+      } else {
+        response =
+          result instanceof RpcErrorReply
+            ? failure(request.id, result.error.code, result.error.message, result.error.data)
+            : success(request.id, result ?? {});
+      }
     } catch (err) {
       // Aborts, and failures of the filter chain itself, are mapped by the same mapper.
       response = err instanceof RequestCancelledError ? undefined : this.fail(request, err);

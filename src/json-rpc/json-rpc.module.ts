@@ -8,6 +8,7 @@ import { JsonRpcExceptionFilter } from './json-rpc-exception.filter';
 import { JsonRpcDispatcher } from './json-rpc.dispatcher';
 import { McpMethodRegistry } from './mcp-method.registry';
 import { ModernResultShaper } from './modern-result.shaper';
+import { InputRounds } from './mrtr/input-rounds.service';
 
 /**
  * Global so that the exception filter bound by @McpMethod() resolves its
@@ -25,6 +26,7 @@ import { ModernResultShaper } from './modern-result.shaper';
     JsonRpcExceptionFilter,
     AuditTrail,
     ModernResultShaper,
+    InputRounds,
   ],
   exports: [
     McpMethodRegistry,

@@ -4,6 +4,7 @@ import { JsonRpcId, JsonRpcParams } from './json-rpc.types';
 import { MessageSink } from '../session/message-sink';
 import { LoggingLevel } from '../session/logging-level';
 import { McpSession } from '../session/mcp-session';
+import { InputRound } from './mrtr/input-round';
 
 /** One rate-limit window as this call's counter increment left it. */
 export interface RateWindowState {
@@ -45,6 +46,8 @@ export interface CallRecord {
   argumentsOverLimit?: string;
   /** Set by visibility when the tool is an upstream's: the server and its own tool name, for the ledger. */
   upstream?: { server: string; tool: string };
+  /** The call ended with an input-required result (2026-07-28): an interim round, never charged. */
+  inputRequired?: boolean;
 }
 
 /**
@@ -76,8 +79,21 @@ export interface McpRequestContext {
   readonly stream?: MessageSink;
   /** A notification related to this request (it rides the request's own stream when there is one). */
   notify(method: string, params?: JsonRpcParams): boolean;
-  /** A server-to-client request related to this request (sampling, elicitation). */
-  request(method: string, params?: JsonRpcParams, timeoutMs?: number): Promise<unknown>;
+  /**
+   * Set by the dispatcher on a 2026-07-28 tools/call, prompts/get or resources/read:
+   * where the client's answers come from, since such a request cannot be asked anything.
+   */
+  inputs?: InputRound;
+  /**
+   * A server-to-client request related to this request (sampling, elicitation, roots).
+   * On 2026-07-28 it is answered from `inputs` (inputKey names its key in inputRequests).
+   */
+  request(
+    method: string,
+    params?: JsonRpcParams,
+    timeoutMs?: number,
+    inputKey?: string,
+  ): Promise<unknown>;
   /** `notifications/message` to this session, sent only at or above the level it set. */
   log(level: LoggingLevel, data: unknown, logger?: string): boolean;
   /**

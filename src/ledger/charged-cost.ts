@@ -22,11 +22,11 @@ const NOTHING: ChargedCost = { cost: 0, flag: null };
  * after it started is charged, or failing or cancelling would dodge
  * budgets). The ledger row and the governance spend both use this one
  * rule, so a restart, which re-reads the ledger, never changes a client's
- * spend.
+ * spend. An input-required round is not charged: the retry that completes is.
  */
 export function chargedCost(call: CompletedCall): ChargedCost {
   const record = call.context.call;
-  if (!record.executed) return NOTHING;
+  if (!record.executed || record.inputRequired) return NOTHING;
   const estimate = record.estimatedCost ?? 0;
   const reported = record.cost;
   if (reported === undefined) {

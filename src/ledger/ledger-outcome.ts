@@ -28,6 +28,9 @@ export function callOutcome(call: CompletedCall): CallOutcome {
     }
     return { outcome: code === Number(ErrorCode.Timeout) ? 'timeout' : 'error', errorCode: code };
   }
+  if (call.context.call.inputRequired) {
+    return { outcome: 'input_required', errorCode: null, result: response.result };
+  }
   const isError = (response.result as { isError?: unknown } | null)?.isError === true;
   return { outcome: isError ? 'tool_error' : 'success', errorCode: null, result: response.result };
 }

@@ -8,7 +8,9 @@ export type LedgerOutcome =
   | 'denied'
   | 'timeout'
   | 'cancelled'
-  | 'error';
+  | 'error'
+  /** An interim 2026-07-28 round: the call asked the client for input; the retry is its own row. */
+  | 'input_required';
 
 /** Every outcome, for validating filters (keep in step with LedgerOutcome). */
 export const LEDGER_OUTCOMES: readonly LedgerOutcome[] = [
@@ -18,6 +20,7 @@ export const LEDGER_OUTCOMES: readonly LedgerOutcome[] = [
   'timeout',
   'cancelled',
   'error',
+  'input_required',
 ];
 
 /** One ledger row: one tools/call, resources/read or prompts/get, whatever its outcome. */

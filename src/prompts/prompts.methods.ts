@@ -5,6 +5,7 @@ import { McpMethod } from '../json-rpc/mcp-method.decorator';
 import { McpContext, McpParams } from '../json-rpc/mcp-params.decorator';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
 import { JsonRpcParams } from '../json-rpc/json-rpc.types';
+import { askClient } from '../tools/client-ask';
 import { paginate } from '../tools/list-cursor';
 import { PromptResult } from './prompt-message';
 import { validatePromptArguments } from './prompt-arguments.validator';
@@ -45,7 +46,12 @@ export class PromptsMethods {
   ): Promise<Required<PromptResult>> {
     const prompt = this.find(params.name, ctx);
     const args = validatePromptArguments(prompt.options, params.arguments);
-    const output = await prompt.render(args, { clientId: ctx.clientId, signal: ctx.signal });
+    const output = await prompt.render(args, {
+      clientId: ctx.clientId,
+      signal: ctx.signal,
+      elicit: (request, options) =>
+        askClient(ctx, 'elicitation', 'elicitation/create', request, options),
+    });
     return toPromptResult(prompt.name, output, prompt.options.description);
   }
 

@@ -5,6 +5,11 @@ import { LoggingLevel } from '../session/logging-level';
 export interface ClientRequestOptions {
   /** How long to wait for the client's answer (default 300 s); then it fails with -32004. */
   timeoutMs?: number;
+  /**
+   * On 2026-07-28, the key of this question in the input-required result (and of its answer
+   * in inputResponses); by default a digest of the question, stable across re-runs.
+   */
+  inputKey?: string;
 }
 
 /** What a handler gets besides its arguments: who calls, how to report, how to stop. */
@@ -14,6 +19,11 @@ export interface HandlerContext {
   readonly requestId?: JsonRpcId;
   readonly sessionId: string;
   readonly traceId: string;
+  /**
+   * True on 2026-07-28: an ask ends this run with an input-required result and the handler
+   * runs again with the answer, so work done before an ask is done again on every round.
+   */
+  readonly answersByRetry?: boolean;
   /** Fires on client cancellation, timeout or session end; long work must watch it. */
   readonly signal: AbortSignal;
   /** notifications/progress to the caller (only when it sent a progressToken); values must increase. */
@@ -25,7 +35,11 @@ export interface HandlerContext {
    * at most the client's max_cost_per_call; anything but a finite number >= 0 is logged and ignored.
    */
   reportCost(amount: number): void;
-  /** sampling/createMessage on the client; fails when the client did not declare `sampling`. */
+  /**
+   * sampling/createMessage on the client; fails when the client did not declare `sampling`.
+   * Like elicit and listRoots: a request on a session; on 2026-07-28 the call ends with an
+   * input-required result and the handler runs again with the answer (see answersByRetry).
+   */
   sample(
     params: Record<string, unknown>,
     options?: ClientRequestOptions,
@@ -35,6 +49,8 @@ export interface HandlerContext {
     params: Record<string, unknown>,
     options?: ClientRequestOptions,
   ): Promise<Record<string, unknown>>;
+  /** roots/list on the client; fails when the client did not declare `roots`. */
+  listRoots?(options?: ClientRequestOptions): Promise<Record<string, unknown>>;
   /**
    * SEP-1699 polling: ends the HTTP connection streaming this call's messages
    * while the call goes on; the client reconnects with Last-Event-ID and

@@ -1,18 +1,15 @@
 import { Logger } from '@nestjs/common';
-import { ErrorCode } from '../errors/error-code';
-import { GatewayError } from '../errors/gateway.error';
 import { JsonRpcId } from '../json-rpc/json-rpc.types';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
+import { isModernVersion } from '../json-rpc/protocol-version';
 import { LoggingLevel } from '../session/logging-level';
+import { askClient } from './client-ask';
 import { HandlerContext } from './handler-context';
 import { ProgressReporter } from './progress.reporter';
 import { RegisteredTool } from './registered-tool';
 import { isValidCost } from './tool-cost';
 
 const logger = new Logger('ToolCost');
-
-/** How long a handler's sampling or elicitation request waits for the client. */
-const CLIENT_REQUEST_TIMEOUT_MS = 300_000;
 
 /**
  * What one tool call's handler gets. A class rather than an object literal,
@@ -27,11 +24,13 @@ export class ToolHandlerContext implements HandlerContext {
   readonly requestId?: JsonRpcId;
   readonly sessionId: string;
   readonly traceId: string;
+  readonly answersByRetry: boolean;
   readonly progress: HandlerContext['progress'];
   readonly log: HandlerContext['log'];
   readonly reportCost: HandlerContext['reportCost'];
   readonly sample: HandlerContext['sample'];
   readonly elicit: HandlerContext['elicit'];
+  readonly listRoots: NonNullable<HandlerContext['listRoots']>;
   readonly closeStream: NonNullable<HandlerContext['closeStream']>;
   readonly #rpc: McpRequestContext;
 
@@ -42,13 +41,15 @@ export class ToolHandlerContext implements HandlerContext {
     this.requestId = rpc.requestId;
     this.sessionId = rpc.session.id;
     this.traceId = rpc.traceId;
+    this.answersByRetry = isModernVersion(rpc.session.protocolVersion);
     this.progress = (done, total, message) => progress.report(done, total, message);
     this.log = (level: LoggingLevel, data: unknown) => void rpc.log(level, data, tool.name);
     this.reportCost = (amount) => recordReportedCost(rpc, tool.name, amount);
     this.sample = (params, options) =>
-      askClient(rpc, 'sampling', 'sampling/createMessage', params, options?.timeoutMs);
+      askClient(rpc, 'sampling', 'sampling/createMessage', params, options);
     this.elicit = (params, options) =>
-      askClient(rpc, 'elicitation', 'elicitation/create', params, options?.timeoutMs);
+      askClient(rpc, 'elicitation', 'elicitation/create', params, options);
+    this.listRoots = (options) => askClient(rpc, 'roots', 'roots/list', {}, options);
     this.closeStream = () => rpc.closeStream?.() ?? false;
   }
 
@@ -77,22 +78,4 @@ function recordReportedCost(rpc: McpRequestContext, tool: string, amount: unknow
     client: rpc.clientId,
     reported: String(amount),
   });
-}
-
-/** A request to the client on the handler's behalf, if the client declared the capability. */
-async function askClient(
-  rpc: McpRequestContext,
-  capability: string,
-  method: string,
-  params: Record<string, unknown>,
-  timeoutMs = CLIENT_REQUEST_TIMEOUT_MS,
-): Promise<Record<string, unknown>> {
-  if (rpc.session.clientCapabilities[capability] === undefined) {
-    throw new GatewayError(
-      ErrorCode.ExecutionError,
-      `The client did not declare the ${capability} capability`,
-      { data: { capability } },
-    );
-  }
-  return (await rpc.request(method, params, timeoutMs)) as Record<string, unknown>;
 }

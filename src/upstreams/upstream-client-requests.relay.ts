@@ -44,6 +44,14 @@ export function relayClientRequests(
     upstreamSignal: AbortSignal,
   ): Promise<Record<string, unknown>> => {
     const { call, caller } = attributed(calls, method);
+    if (caller.answersByRetry) {
+      // Its answer would come on a retry, which would run the upstream's tool again from the start.
+      throw refused(
+        McpErrorCode.InvalidRequest,
+        `${method} refused: the calling client uses protocol 2026-07-28, which answers only on a retry of its request, and the gateway does not run an upstream's tool call twice`,
+        'caller_answers_by_retry',
+      );
+    }
     const forwarded = withoutMeta(params);
     const paramsBytes = Buffer.byteLength(JSON.stringify(forwarded));
     if (paramsBytes > UPSTREAM_RELAY_LIMITS.maxParamsBytes) {

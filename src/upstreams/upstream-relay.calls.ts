@@ -3,7 +3,10 @@ import type { HandlerContext } from '../tools/handler-context';
 import { UPSTREAM_RELAY_LIMITS } from './upstream-relay.limits';
 
 /** What the relay needs of the client whose tools/call is in flight. */
-export type RelayCaller = Pick<HandlerContext, 'sessionId' | 'sample' | 'elicit' | 'signal'>;
+export type RelayCaller = Pick<
+  HandlerContext,
+  'sessionId' | 'sample' | 'elicit' | 'signal' | 'answersByRetry'
+>;
 
 /** One tools/call in flight on an upstream connection, with the requests relayed for it so far. */
 export interface RelayCall {

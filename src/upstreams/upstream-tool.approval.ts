@@ -1,5 +1,6 @@
 import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
+import { InputRequiredSignal } from '../json-rpc/mrtr/input-required.signal';
 import { GovernanceDeniedError } from '../governance/governance-denied.error';
 import type { HandlerContext } from '../tools/handler-context';
 import type { UpstreamRecord } from './upstream-record';
@@ -69,6 +70,13 @@ async function askForApproval(
   } catch (error) {
     // A cancelled or timed-out call ends as such, not as a refusal.
     if (context.signal.aborted) throw context.signal.reason;
+    // On 2026-07-28 the question goes back as an input-required round, or the missing capability as -32021.
+    if (
+      error instanceof InputRequiredSignal ||
+      (error instanceof GatewayError && error.code === ErrorCode.MissingRequiredClientCapability)
+    ) {
+      throw error;
+    }
     return refusalOf(error);
   }
   if (answer.action === 'accept') {

@@ -160,3 +160,19 @@ export const PROMPT_TEXTS = {
   embeddedFollowUp: 'Please process the embedded resource above.',
   imageFollowUp: 'Please analyze the image above.',
 };
+
+/** Elicitation schemas the input-required-result-* scenarios expect (SEP-2322 fixtures). */
+export function stringFieldSchema(field: string): Record<string, unknown> {
+  return { type: 'object', properties: { [field]: { type: 'string' } }, required: [field] };
+}
+
+export const CONFIRM_SCHEMA = {
+  type: 'object',
+  properties: { ok: { type: 'boolean' } },
+  required: ['ok'],
+};
+
+/** A sampling/createMessage request with one user text message. */
+export function samplingRequest(prompt: string, maxTokens: number): Record<string, unknown> {
+  return { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens };
+}

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { PromptContext } from '../../src/prompts/prompt-context';
 import { PromptMessage, userMessage } from '../../src/prompts/prompt-message';
 import { Prompt } from '../../src/prompts/prompt.decorator';
 import { embeddedText, image, text } from '../../src/tools/content';
 import { Capability } from '../../src/tools/handler.decorator';
-import { PROMPT_TEXTS, TEST_PNG_BASE64 } from './conformance-fixture.constants';
+import { PROMPT_TEXTS, stringFieldSchema, TEST_PNG_BASE64 } from './conformance-fixture.constants';
 
 /** The prompts the conformance suite gets, written with the gateway's @Prompt API. */
 @Injectable()
@@ -55,6 +56,28 @@ export class ConformancePromptsCapability {
     return [
       userMessage(image(TEST_PNG_BASE64, 'image/png')),
       userMessage(text(PROMPT_TEXTS.imageFollowUp)),
+    ];
+  }
+
+  @Prompt({
+    name: 'test_input_required_result_prompt',
+    title: 'Prompt That Asks For Context',
+    description: 'Elicits the context to use (an input-required result on 2026-07-28).',
+  })
+  async inputRequired(_args: Record<string, string>, ctx: PromptContext): Promise<PromptMessage[]> {
+    if (!ctx.elicit) throw new Error('this caller cannot be asked for input');
+    const answer = await ctx.elicit(
+      {
+        message: 'What context should the prompt use?',
+        requestedSchema: stringFieldSchema('context'),
+      },
+      { inputKey: 'user_context' },
+    );
+    const content = answer.action === 'accept' ? (answer.content as Record<string, unknown>) : {};
+    return [
+      userMessage(
+        text(`Use this context: ${typeof content.context === 'string' ? content.context : 'none'}`),
+      ),
     ];
   }
 }

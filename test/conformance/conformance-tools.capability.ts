@@ -20,6 +20,9 @@ import {
   STEP_DELAY_MS,
   TEST_PNG_BASE64,
   TEST_WAV_BASE64,
+  CONFIRM_SCHEMA,
+  samplingRequest,
+  stringFieldSchema,
 } from './conformance-fixture.constants';
 
 export class SamplingArgs {
@@ -38,6 +41,17 @@ function sampledText(result: Record<string, unknown>): string {
   return content?.type === 'text' && typeof content.text === 'string'
     ? content.text
     : JSON.stringify(result.content ?? null);
+}
+
+/** The accepted content of an elicitation result (empty when declined or cancelled). */
+function elicited(result: Record<string, unknown>): Record<string, unknown> {
+  return result.action === 'accept' && typeof result.content === 'object' && result.content !== null
+    ? (result.content as Record<string, unknown>)
+    : {};
+}
+
+function rootCount(result: Record<string, unknown>): number {
+  return Array.isArray(result.roots) ? result.roots.length : 0;
 }
 
 function elicitationSummary(result: Record<string, unknown>): string {
@@ -181,4 +195,143 @@ export class ConformanceToolsCapability {
       text(closed ? RECONNECTION_TEXT : 'The stream could not be closed for resumption.'),
     ]);
   }
+
+  // 2026-07-28 multi round-trip requests (input-required-result-* scenarios): each handler asks
+  // through the same ctx.elicit/sample/listRoots as on a session; the gateway turns an ask
+  // into an input-required result and runs the handler again on the retry.
+
+  @Handler({ name: 'test_input_required_result_elicitation', description: 'Asks the user name.' })
+  async inputRequiredElicitation(_args: unknown, ctx: HandlerContext): Promise<ToolResult> {
+    const answer = await ctx.elicit(
+      { message: 'What is your name?', requestedSchema: stringFieldSchema('name') },
+      { inputKey: 'user_name' },
+    );
+    return toolResult([text(`Hello, ${String(elicited(answer).name)}!`)]);
+  }
+
+  @Handler({ name: 'test_input_required_result_sampling', description: 'Samples one answer.' })
+  async inputRequiredSampling(_args: unknown, ctx: HandlerContext): Promise<ToolResult> {
+    const answer = await ctx.sample(samplingRequest('What is the capital of France?', 100), {
+      inputKey: 'capital_question',
+    });
+    return toolResult([text(`LLM response: ${sampledText(answer)}`)]);
+  }
+
+  @Handler({ name: 'test_input_required_result_list_roots', description: 'Lists client roots.' })
+  async inputRequiredListRoots(_args: unknown, ctx: HandlerContext): Promise<ToolResult> {
+    const roots = await listRoots(ctx, 'client_roots');
+    return toolResult([text(`Client roots: ${JSON.stringify(roots.roots ?? [])}`)]);
+  }
+
+  @Handler({
+    name: 'test_input_required_result_request_state',
+    description: 'Asks for a confirmation carried through requestState.',
+  })
+  async inputRequiredRequestState(_args: unknown, ctx: HandlerContext): Promise<ToolResult> {
+    return confirmed(ctx);
+  }
+
+  @Handler({
+    name: 'test_input_required_result_tampered_state',
+    description: 'Asks for a confirmation; a tampered requestState is refused by the gateway.',
+  })
+  async inputRequiredTamperedState(_args: unknown, ctx: HandlerContext): Promise<ToolResult> {
+    return confirmed(ctx);
+  }
+
+  @Handler({
+    name: 'test_input_required_result_multiple_inputs',
+    description: 'Asks for a name, a sampled greeting and the roots at once.',
+  })
+  async inputRequiredMultiple(_args: unknown, ctx: HandlerContext): Promise<ToolResult> {
+    const [name, greeting, roots] = await Promise.all([
+      ctx.elicit(
+        { message: 'What is your name?', requestedSchema: stringFieldSchema('name') },
+        { inputKey: 'user_name' },
+      ),
+      ctx.sample(samplingRequest('Generate a greeting', 50), { inputKey: 'greeting' }),
+      listRoots(ctx, 'client_roots'),
+    ]);
+    return toolResult([
+      text(`${sampledText(greeting)} ${String(elicited(name).name)} (${rootCount(roots)} roots)`),
+    ]);
+  }
+
+  @Handler({
+    name: 'test_input_required_result_multi_round',
+    description: 'Asks a name, then a favourite colour, in two rounds.',
+  })
+  async inputRequiredMultiRound(_args: unknown, ctx: HandlerContext): Promise<ToolResult> {
+    const step1 = await ctx.elicit(
+      { message: 'Step 1: What is your name?', requestedSchema: stringFieldSchema('name') },
+      { inputKey: 'step1' },
+    );
+    const step2 = await ctx.elicit(
+      {
+        message: 'Step 2: What is your favorite color?',
+        requestedSchema: stringFieldSchema('color'),
+      },
+      { inputKey: 'step2' },
+    );
+    const name = String(elicited(step1).name);
+    return toolResult([text(`${name} likes ${String(elicited(step2).color)}`)]);
+  }
+
+  @Handler({
+    name: 'test_input_required_result_capabilities',
+    description: 'Asks only what the client declared: sampling and elicitation are each optional.',
+  })
+  async inputRequiredCapabilities(_args: unknown, ctx: HandlerContext): Promise<ToolResult> {
+    // An ask the client did not declare fails at once (-32021); the others wait for their answers.
+    const [sampled, elicitedName] = await Promise.allSettled([
+      ctx.sample(samplingRequest('Say hello', 20), { inputKey: 'sampled' }),
+      ctx.elicit(
+        { message: 'What is your name?', requestedSchema: stringFieldSchema('name') },
+        { inputKey: 'user_name' },
+      ),
+    ]);
+    const parts = [
+      sampled.status === 'fulfilled' ? `sampled: ${sampledText(sampled.value)}` : 'no sampling',
+      elicitedName.status === 'fulfilled'
+        ? `name: ${String(elicited(elicitedName.value).name)}`
+        : 'no elicitation',
+    ];
+    return toolResult([text(parts.join(', '))]);
+  }
+
+  @Handler({
+    name: 'test_missing_capability',
+    description: 'Needs sampling: a client that did not declare it gets -32021.',
+  })
+  async missingCapability(_args: unknown, ctx: HandlerContext): Promise<ToolResult> {
+    const answer = await ctx.sample(samplingRequest('Say hello', 20));
+    return toolResult([text(`LLM response: ${sampledText(answer)}`)]);
+  }
+
+  @Handler({
+    name: 'test_streaming_elicitation',
+    description:
+      'Elicits a name: on 2026-07-28 the answer stream carries an input-required result.',
+  })
+  async streamingElicitation(_args: unknown, ctx: HandlerContext): Promise<ToolResult> {
+    const answer = await ctx.elicit({
+      message: 'What is your name?',
+      requestedSchema: stringFieldSchema('name'),
+    });
+    return toolResult([text(`Hello, ${String(elicited(answer).name)}!`)]);
+  }
+}
+
+/** The confirmation fixture: "state-ok" proves the answer came back through requestState. */
+async function confirmed(ctx: HandlerContext): Promise<ToolResult> {
+  const answer = await ctx.elicit(
+    { message: 'Please confirm', requestedSchema: CONFIRM_SCHEMA },
+    { inputKey: 'confirm' },
+  );
+  return toolResult([text(`state-ok: confirmed=${String(elicited(answer).ok)}`)]);
+}
+
+function listRoots(ctx: HandlerContext, inputKey: string): Promise<Record<string, unknown>> {
+  if (!ctx.listRoots) throw new Error('this gateway cannot list client roots');
+  return ctx.listRoots({ inputKey });
 }

@@ -290,6 +290,7 @@ describe('admin API with MCP_SERVER_ADMIN_TOKEN', () => {
       'timeout',
       'cancelled',
       'error',
+      'input_required',
     ]);
   });
 });

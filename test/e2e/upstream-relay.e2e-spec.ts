@@ -1,3 +1,7 @@
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as HttpV2,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CallToolResult,
@@ -267,6 +271,73 @@ describe('elicitation relay', () => {
     const result = await call(client, 'echo__relay_elicit', { message: 'Who are you?' });
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(/^refused -32600 no_capability: .*elicitation/);
+  });
+});
+
+describe('a 2026-07-28 caller (answers come on a retry)', () => {
+  /** The SDK v2 client speaking 2026-07-28, answering every elicitation with `answer`. */
+  async function modernClient(clientId: string, answer: Record<string, unknown>) {
+    const client = new ClientV2(
+      { name: clientId, version: '1.0.0' },
+      { capabilities: { elicitation: {} }, versionNegotiation: { mode: 'auto' } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler('elicitation/create', (request) => {
+      asked.push(String(request.params.message));
+      return answer as { action: 'accept'; content: Record<string, string | boolean> };
+    });
+    await client.connect(
+      new HttpV2(new URL(`${gateway.baseUrl}/mcp`), {
+        requestInit: { headers: { 'X-MCP-Client-ID': clientId } },
+      }),
+    );
+    return { client, asked };
+  }
+
+  function textOf(result: { content?: unknown; isError?: unknown }): string {
+    const content = Array.isArray(result.content)
+      ? (result.content as Array<{ text?: string }>)
+      : [];
+    return content.map((item) => item.text ?? '').join('\n');
+  }
+
+  it("refuses an upstream's elicitation: the retry would run the upstream's call again", async () => {
+    const { client, asked } = await modernClient('modern-relay', {
+      action: 'accept',
+      content: { name: 'Ada' },
+    });
+    try {
+      const result = await client.callTool({
+        name: 'echo__relay_elicit',
+        arguments: { message: 'Who are you?' },
+      });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/^refused -32600 caller_answers_by_retry: /);
+      expect(asked).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('asks approval through an input-required round, before the upstream is called at all', async () => {
+    const { client, asked } = await modernClient('modern-approver', {
+      action: 'accept',
+      content: { approve: true },
+    });
+    try {
+      const result = await client.callTool({
+        name: 'echo__approval_write',
+        arguments: { note: 'ship it' },
+      });
+      expect(result.isError).not.toBe(true);
+      expect(textOf(result)).toMatch(/^written \d+$/);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toContain('"approval_write"');
+    } finally {
+      await client.close();
+    }
+    const rows = await ledgerRows('modern-approver', 2);
+    expect(rows.map((row) => row.outcome)).toEqual(['input_required', 'success']);
   });
 });
 
