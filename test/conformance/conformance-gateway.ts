@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { createHttpGateway, listenHttpGateway } from '../../src/bootstrap/http.bootstrap';
 import { loadGatewayConfig } from '../../src/config/config.loader';
 import { GatewayLogger } from '../../src/logging/gateway-logger';
+import { GENEROUS_QUOTA } from '../support/test-defaults';
 import { ConformanceFixtureModule } from './conformance-fixture.module';
 
 const REPO_ROOT = join(__dirname, '..', '..');
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
       ledger: { sqlite_path: join(scratch, 'ledger.db') },
       logging: { level: 'warn' },
       capabilities: { demo_pack: false },
+      // The two suites make hundreds of calls as one client within a minute; limits are not what they test.
+      governance: { default_quota: GENEROUS_QUOTA },
     },
   });
   const logger = new GatewayLogger(config.logging);

@@ -32,24 +32,15 @@ const suiteScript = (pkg: string) =>
 
 /**
  * Two releases of the suite, one after the other against the same gateway:
- * 0.1.16 for the session-based revisions (every scenario must pass), and the
- * 0.2 alpha for 2026-07-28, gated by its own baseline: every scenario passes
- * except those conformance/expected-failures-2026-07-28.yaml lists, and a
- * listed one that passes fails the run too (the list only shrinks).
+ * 0.1.16 for the session-based revisions and the 0.2 alpha for 2026-07-28
+ * (`--spec-version 2026-07-28`). Every scenario of both must pass.
  */
 const SUITES = [
   { label: '0.1.16', script: suiteScript('conformance'), args: ['--suite', 'all'] },
   {
     label: '2026-07-28 (0.2.0-alpha.12)',
     script: suiteScript('conformance-alpha'),
-    args: [
-      '--suite',
-      'all',
-      '--spec-version',
-      '2026-07-28',
-      '--expected-failures',
-      join(PACKAGE, 'expected-failures-2026-07-28.yaml'),
-    ],
+    args: ['--suite', 'all', '--spec-version', '2026-07-28'],
   },
 ];
 const GATEWAY = join(ROOT, 'test', 'conformance', 'conformance-gateway.ts');
@@ -198,8 +189,7 @@ async function main(): Promise<number> {
       printTable(outcomes);
       const failed = outcomes.filter((o) => o.failed.length > 0).length;
       const warnings = outcomes.reduce((sum, o) => sum + o.warnings.length, 0);
-      // The baseline suite decides with its exit code (expected failures are listed); 0.1.16 has none.
-      const passed = exitCode === 0 && outcomes.length > 0 && (index > 0 || failed === 0);
+      const passed = exitCode === 0 && outcomes.length > 0 && failed === 0;
       if (!passed) {
         log(`suite ${suite.label} exit code ${exitCode}; gateway log (stderr) follows`);
         process.stdout.write(readFileSync(gatewayLog, 'utf8').slice(-20_000));
