@@ -143,6 +143,20 @@ describe('MCP 2026-07-28 beside the session-based revisions', () => {
       expect(sum.structuredContent).toEqual({ sum: 5 });
       expect(legacySum.structuredContent).toEqual({ sum: 9 });
 
+      // subscriptions/listen through the SDK: the list change reaches its notification handler.
+      let changes = 0;
+      client.setNotificationHandler('notifications/tools/list_changed', () => {
+        changes++;
+      });
+      const subscription = await client.listen({ toolsListChanged: true });
+      expect(subscription.honoredFilter).toMatchObject({ toolsListChanged: true });
+      const tools = gateway.app.get(ToolRegistry);
+      tools.register(generatedTool('fx_v2_listened'));
+      tools.unregister('fx_v2_listened');
+      await waitFor(() => changes > 0);
+      await subscription.close();
+      expect(await subscription.closed).toBe('local');
+
       // The v2 client spoke 2026-07-28: no initialize, no session id, the revision on every request.
       const bodies = seen
         .filter((s) => s.body !== '')
