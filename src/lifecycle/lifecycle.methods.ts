@@ -74,7 +74,10 @@ export class LifecycleMethods {
    * serverInfo in _meta, caching hints) are added for modern requests.
    */
   @McpMethod('server/discover', { beforeInitialize: true })
-  discover() {
+  discover(@McpContext() ctx: McpRequestContext) {
+    // stdio serves the session-based revisions only: a non-modern error sends a dual-era
+    // client's probe back to initialize (2026-07-28, stdio "Backward Compatibility").
+    if (ctx.transport === 'stdio') throw GatewayError.methodNotFound(ctx.method);
     return {
       supportedVersions: [...ALL_PROTOCOL_VERSIONS],
       capabilities: this.capabilities.snapshot(),

@@ -7,6 +7,9 @@ import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { connectSdkClient } from '../support/sdk-clients';
 import { readLedgerRows } from '../support/sqlite-ledger';
 import { messageOf, openSse, SseConnection } from '../support/sse-client';
+import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
+import { CLI_ENTRY } from '../support/stdio-process';
+import { tempLedgerPath } from '../support/test-defaults';
 import { SessionRegistry } from '../../src/session/session.registry';
 import { ToolRegistry } from '../../src/tools/tool.registry';
 import { generatedTool } from '../fixtures/tools-fixture.capability';
@@ -491,6 +494,30 @@ describe('MCP 2026-07-28 beside the session-based revisions', () => {
     const wrongNumber = await call({ priority: 3 }, { 'mcp-param-priority': '4' });
     expect(codeOf(wrongNumber.text)).toBe(-32020);
   });
+});
+
+describe('MCP 2026-07-28 over stdio (not served yet)', () => {
+  it("sends a dual-era client's server/discover probe back to initialize: the SDK v2 client falls back and works", async () => {
+    const client = new ClientV2(
+      { name: 'v2-stdio', version: '1.0.0' },
+      { versionNegotiation: { mode: 'auto' } },
+    );
+    await client.connect(
+      new StdioV2({
+        command: process.execPath,
+        args: [CLI_ENTRY, 'mcp-server', 'start'],
+        env: { MCP_SERVER_LEDGER_SQLITE_PATH: tempLedgerPath(), PATH: process.env.PATH ?? '' },
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      expect(client.getServerVersion()?.name).toBe('owlclaw-mcp-gateway');
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('inventory_search');
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });
 
 /** Polls a condition the gateway reaches on its own (a stream's end is seen a moment after the client's). */
