@@ -224,14 +224,23 @@ describe('tool API used by the conformance pack', () => {
     const h = await connect();
     const ok = await h.client.callTool({
       name: 'json_schema_2020_12_tool',
-      arguments: { name: 'Ada', address: { city: 'London' } },
+      arguments: { name: 'Ada', address: { city: 'London' }, email: 'ada@example.org' },
     });
     expect(ok.content).toEqual([
       {
         type: 'text',
-        text: 'JSON Schema 2020-12 tool called with: {"name":"Ada","address":{"city":"London"}}',
+        text: 'JSON Schema 2020-12 tool called with: {"name":"Ada","address":{"city":"London"},"email":"ada@example.org"}',
       },
     ]);
+    // The composition and conditional keywords are checked too: contact by phone needs a phone.
+    const noPhone = await rpcError(
+      h.client.callTool({
+        name: 'json_schema_2020_12_tool',
+        arguments: { contactMethod: 'phone', email: 'ada@example.org' },
+      }),
+    );
+    expect(noPhone.code).toBe(-32602);
+    expect(JSON.stringify(noPhone.data)).toContain('phone');
     const bad = await rpcError(
       h.client.callTool({
         name: 'json_schema_2020_12_tool',
