@@ -66,6 +66,12 @@ export class QuotaSchema {
   @Min(0)
   @IsNumber(FINITE, FINITE_MESSAGE)
   max_cost_per_call!: number;
+
+  /** Tasks (long-running tool calls) of one client queued or running at once; one more is refused. */
+  @Default(10)
+  @Min(1)
+  @IsInt()
+  max_concurrent_tasks!: number;
 }
 
 /** Per-client limits on one tool (or tools matching a glob), beside the client-wide ones. */
@@ -102,6 +108,11 @@ export class PartialQuotaSchema {
   @Min(0)
   @IsNumber(FINITE, FINITE_MESSAGE)
   max_cost_per_call?: number;
+
+  @IsOptional()
+  @Min(1)
+  @IsInt()
+  max_concurrent_tasks?: number;
 }
 
 /** Rules for one client id; anything left out falls back to the defaults. */

@@ -9,7 +9,7 @@ import * as path from 'node:path';
  */
 export type PathAnchor = 'installation' | 'state' | 'cwd';
 
-const SQLITE_MEMORY = ':memory:';
+export const SQLITE_MEMORY = ':memory:';
 
 /** The package root: dist/config/ and src/config/ both sit two levels below it. */
 export const INSTALLATION_ROOT = path.resolve(__dirname, '..', '..');
@@ -43,8 +43,8 @@ export function absoluteConfigPath(
   origin: 'file' | 'default' | 'cwd',
   ctx: PathContext,
 ): string {
-  // SQLite's name for a database that lives in memory, not a file.
-  if (value === SQLITE_MEMORY) return value;
+  // SQLite's name for a database that lives in memory, not a file; empty: derived by its user.
+  if (value === SQLITE_MEMORY || value === '') return value;
   if (origin === 'file' && ctx.file !== undefined) {
     return path.resolve(path.dirname(ctx.file), value);
   }

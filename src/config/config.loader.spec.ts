@@ -150,7 +150,6 @@ describe('loadGatewayConfig', () => {
       const loaded = loadGatewayConfigWithSource({ cwd: dir, env: {}, configPath: file });
       const cfg = loaded.config;
       expect(loaded.ignoredKeys).toEqual([
-        'mcp_server.tools.async_threshold_seconds',
         'mcp_server.tools.cache_ttl_seconds',
         'mcp_server.logging.output',
       ]);

@@ -54,7 +54,6 @@ export const DEFAULT_CONFIG_PATH = 'config/mcp-server.yaml';
  * written from the seed still loads, and the start-up log names what it ignores.
  */
 export const SEED_ONLY_KEYS: readonly (readonly string[])[] = [
-  ['tools', 'async_threshold_seconds'],
   ['tools', 'cache_ttl_seconds'],
   ['logging', 'output'],
 ];

@@ -24,6 +24,7 @@ import {
 } from './config-governance.schema';
 import { AuthSchema } from './config-auth.schema';
 import { MrtrSchema } from './config-mrtr.schema';
+import { TasksSchema } from './config-tasks.schema';
 import { ConfigPath, Default, Section } from './config-schema.decorators';
 import { IsToolNameSeparator } from './tool-name-separator.validator';
 import {
@@ -74,6 +75,15 @@ class ToolsSchema {
   @Min(1)
   @IsInt()
   progress_interval_seconds!: number;
+
+  /**
+   * A tool expected to run longer than this (its `maxDurationSeconds`) runs as a task for a
+   * client that accepts tasks, even if it declares no `task` mode of its own.
+   */
+  @Default(30)
+  @Min(1)
+  @IsInt()
+  async_threshold_seconds!: number;
 }
 
 class ResourcesSchema {
@@ -238,6 +248,9 @@ export class GatewayConfigSchema {
 
   @Section(() => MrtrSchema)
   mrtr!: MrtrSchema;
+
+  @Section(() => TasksSchema)
+  tasks!: TasksSchema;
 
   @Section(() => LedgerSchema)
   ledger!: LedgerSchema;

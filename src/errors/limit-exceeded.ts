@@ -15,10 +15,26 @@ export function limitExceeded(
   limit: LimitName,
   max: number,
   what: string,
-  options: { retryable?: boolean; retryAfter?: number } = {},
+  options: LimitErrorOptions = {},
 ): GatewayError {
-  return new GatewayError(code, `${what} exceeds limits.${limit} (${max})`, {
-    data: { limit: `limits.${limit}`, max },
+  return configLimitExceeded(code, `limits.${limit}`, max, what, options);
+}
+
+export interface LimitErrorOptions {
+  retryable?: boolean;
+  retryAfter?: number;
+}
+
+/** The same refusal for a limit kept outside `limits` (`tasks.max_active`, a quota's `max_concurrent_tasks`). */
+export function configLimitExceeded(
+  code: ErrorCode,
+  key: string,
+  max: number,
+  what: string,
+  options: LimitErrorOptions = {},
+): GatewayError {
+  return new GatewayError(code, `${what} exceeds ${key} (${max})`, {
+    data: { limit: key, max },
     retryable: options.retryable ?? false,
     retryAfter: options.retryAfter,
   });

@@ -28,6 +28,7 @@ export class DispatchedRequestContext implements McpRequestContext {
   readonly call: CallRecord = {};
   readonly traceId: string;
   inputs?: InputRound;
+  becomeTask?: () => Promise<never>;
 
   constructor(
     message: JsonRpcRequest | JsonRpcNotification,

@@ -193,7 +193,8 @@ export class JsonRpcDispatcher {
     const abort = inbound.session.beginRequest(request.id);
     const context = this.createContext(request, inbound, abort);
     const answer = await this.run(entry, request, context);
-    if (!entry.options.audited) return answer;
+    // A call that became a task is recorded when the task ends (TaskRunner).
+    if (!entry.options.audited || context.call.taskId !== undefined) return answer;
     // Serialized now, so the ledger records what the client gets (and its size).
     const prepared = answer === undefined ? undefined : prepareResponse(answer);
     const response = prepared?.response;

@@ -34,6 +34,7 @@ import { InputRounds } from './mrtr/input-rounds.service';
     JsonRpcErrorMapper,
     JsonRpcExceptionFilter,
     AuditTrail,
+    ModernResultShaper,
   ],
 })
 export class JsonRpcModule {}

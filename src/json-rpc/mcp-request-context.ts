@@ -48,6 +48,8 @@ export interface CallRecord {
   upstream?: { server: string; tool: string };
   /** The call ended with an input-required result (2026-07-28): an interim round, never charged. */
   inputRequired?: boolean;
+  /** The call became this task: the task's ending writes its ledger row and settles its budget. */
+  taskId?: string;
 }
 
 /**
@@ -96,6 +98,11 @@ export interface McpRequestContext {
   ): Promise<unknown>;
   /** `notifications/message` to this session, sent only at or above the level it set. */
   log(level: LoggingLevel, data: unknown, logger?: string): boolean;
+  /**
+   * Set on a tools/call that may continue as a task: creates the task and
+   * rejects with TaskStarted (a handler's `ctx.runAsTask()`).
+   */
+  becomeTask?(): Promise<never>;
   /**
    * Ends the connection carrying this request's stream while the request goes
    * on; the client reconnects with Last-Event-ID and gets the rest (SEP-1699).

@@ -58,7 +58,7 @@ export class LifecycleMethods {
     await this.sessions.persist(session);
     return {
       protocolVersion,
-      capabilities: this.capabilities.snapshot(),
+      capabilities: this.capabilities.snapshot(true),
       serverInfo: {
         name: this.config.server.name,
         title: 'OwlClaw MCP Gateway',

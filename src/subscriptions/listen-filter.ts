@@ -7,6 +7,8 @@ export interface ListenFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** Tasks whose notifications/tasks the client wants (ext-tasks); checked against the caller. */
+  taskIds?: string[];
 }
 
 const LIST_CHANGED: ReadonlyArray<[keyof ListenFilter, string]> = [
@@ -52,12 +54,25 @@ export function readListenFilter(params: JsonRpcParams): ListenFilter {
     }
     filter.resourceSubscriptions = [...new Set(uris)];
   }
+  const taskIds = given.taskIds;
+  if (taskIds !== undefined) {
+    if (!Array.isArray(taskIds) || !taskIds.every((id): id is string => typeof id === 'string')) {
+      throw GatewayError.invalidParams('notifications.taskIds must be an array of task ids', {
+        field: 'notifications.taskIds',
+      });
+    }
+    filter.taskIds = [...new Set(taskIds)];
+  }
   return filter;
 }
 
 /** Whether a notification is one the filter opted in to. */
 export function passesFilter(filter: ListenFilter, method: string, params: unknown): boolean {
   for (const [key, listed] of LIST_CHANGED) if (listed === method) return filter[key] === true;
+  if (method === 'notifications/tasks') {
+    const taskId = (params as { taskId?: unknown } | undefined)?.taskId;
+    return typeof taskId === 'string' && (filter.taskIds ?? []).includes(taskId);
+  }
   if (method === 'notifications/resources/updated') {
     const uri = (params as { uri?: unknown } | undefined)?.uri;
     return typeof uri === 'string' && (filter.resourceSubscriptions ?? []).includes(uri);

@@ -13,6 +13,7 @@ import { ResourceProviders } from '../resources/resource-providers';
 import { ResourceVisibility } from '../resources/resource-visibility';
 import { isHoldable } from '../session/message-sink';
 import { SessionRegistry } from '../session/session.registry';
+import { TaskSubscriptions } from '../tasks/task-subscriptions';
 import { ListenFilter, readListenFilter } from './listen-filter';
 import { ListeningSink, SUBSCRIPTION_ID_META } from './listening.sink';
 
@@ -30,6 +31,7 @@ export class SubscriptionsMethods {
     private readonly sessions: SessionRegistry,
     private readonly providers: ResourceProviders,
     private readonly visibility: ResourceVisibility,
+    private readonly tasks: TaskSubscriptions,
   ) {}
 
   @McpMethod('subscriptions/listen')
@@ -37,7 +39,10 @@ export class SubscriptionsMethods {
     const { session, stream, requestId } = ctx;
     // Sessions of the earlier revisions have their GET stream and resources/subscribe instead.
     if (!isModernVersion(session.protocolVersion)) throw GatewayError.methodNotFound(ctx.method);
-    const agreed = this.agree(readListenFilter(params), ctx.clientId);
+    const asked = readListenFilter(params);
+    const agreed = this.agree(asked, ctx.clientId);
+    const taskIds = await this.tasks.agree(asked.taskIds ?? [], ctx);
+    if (taskIds.length > 0) agreed.taskIds = taskIds;
     if (stream === undefined || requestId === undefined || !stream.open) {
       throw GatewayError.invalidRequest('subscriptions/listen needs a stream to answer on');
     }
@@ -51,6 +56,7 @@ export class SubscriptionsMethods {
     session.attachStandalone(listening);
     for (const uri of agreed.resourceSubscriptions ?? []) session.subscriptions.add(uri);
     const untrack = this.sessions.track(session);
+    const unwatch = this.tasks.watch(session, taskIds);
     try {
       // Until the client closes the stream (its cancellation) or the gateway stops.
       await new Promise<void>((resolve) => {
@@ -58,6 +64,7 @@ export class SubscriptionsMethods {
         else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
       });
     } finally {
+      unwatch();
       untrack();
       session.detachStandalone(listening);
     }
@@ -72,6 +79,8 @@ export class SubscriptionsMethods {
    */
   private agree(asked: ListenFilter, clientId: string): ListenFilter {
     const { resourceSubscriptions: uris, ...lists } = asked;
+    // Task ids are the tasks module's to agree on (TaskSubscriptions).
+    delete lists.taskIds;
     if (uris === undefined) return lists;
     const { subscriptions_per_session: most, subscription_uri_max_chars: longest } =
       this.config.limits;

@@ -52,6 +52,13 @@ export interface HandlerContext {
   /** roots/list on the client; fails when the client did not declare `roots`. */
   listRoots?(options?: ClientRequestOptions): Promise<Record<string, unknown>>;
   /**
+   * For a tool with `startsTaskItself`: from here on the call runs as a task
+   * if the client accepts tasks (the request is answered with the task and
+   * the handler runs again in the task, with the answers it was given so
+   * far); resolves at once otherwise, and inside the task.
+   */
+  runAsTask?(): Promise<void>;
+  /**
    * SEP-1699 polling: ends the HTTP connection streaming this call's messages
    * while the call goes on; the client reconnects with Last-Event-ID and
    * receives the rest, the result included. False (nothing happens) where the

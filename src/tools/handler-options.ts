@@ -45,4 +45,17 @@ export interface HandlerOptions {
   /** JSON Schema of structuredContent, or a DTO class to generate it from. */
   outputSchema?: JsonSchemaObject | Type;
   rateLimits?: HandlerRateLimits;
+  /**
+   * Runs as an MCP task (io.modelcontextprotocol/tasks) for clients that accept tasks:
+   * `optional` runs synchronously for the others, `required` refuses them (-32021).
+   * A tool without it still runs as a task when maxDurationSeconds exceeds
+   * tools.async_threshold_seconds and the client accepts tasks.
+   */
+  task?: 'optional' | 'required';
+  /**
+   * The handler starts in the request and calls `ctx.runAsTask()` where the
+   * rest should run as a task (after the questions it asks through
+   * input-required rounds); without it the task starts before the handler.
+   */
+  startsTaskItself?: boolean;
 }

@@ -32,6 +32,7 @@ export class ToolHandlerContext implements HandlerContext {
   readonly elicit: HandlerContext['elicit'];
   readonly listRoots: NonNullable<HandlerContext['listRoots']>;
   readonly closeStream: NonNullable<HandlerContext['closeStream']>;
+  readonly runAsTask: NonNullable<HandlerContext['runAsTask']>;
   readonly #rpc: McpRequestContext;
 
   constructor(tool: RegisteredTool, rpc: McpRequestContext, progress: ProgressReporter) {
@@ -51,6 +52,7 @@ export class ToolHandlerContext implements HandlerContext {
       askClient(rpc, 'elicitation', 'elicitation/create', params, options);
     this.listRoots = (options) => askClient(rpc, 'roots', 'roots/list', {}, options);
     this.closeStream = () => rpc.closeStream?.() ?? false;
+    this.runAsTask = () => rpc.becomeTask?.() ?? Promise.resolve();
   }
 
   /** Made on first use: most handlers never ask for it. */

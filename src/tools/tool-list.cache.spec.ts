@@ -17,6 +17,10 @@ import { ToolExecutor } from './tool.executor';
 import { ToolRegistry } from './tool.registry';
 import { META_RATE_LIMITS, TOOLS_PAGE_SIZE } from './tools.constants';
 import { ToolsMethods } from './tools.methods';
+import { TaskLauncher } from '../tasks/task.launcher';
+
+/** tools/list never decides on tasks; these specs exercise only the list. */
+const LISTS_NEVER_LAUNCH_TASKS = {} as TaskLauncher;
 
 /**
  * Seed Property 11: the tools/list cache never serves a stale list, and
@@ -146,6 +150,7 @@ describe('ToolListCache (Property 11)', () => {
             new ToolVisibility(),
             new ToolExecutor(config),
             new ToolLimitHints(),
+            LISTS_NEVER_LAUNCH_TASKS,
           );
           hiddenFlags.forEach((hidden, i) => registry.register(tool(`t_${i}`, { hidden })));
           // Warm the cache, then change the registry: pages must reflect the change.
@@ -224,6 +229,7 @@ describe('ToolListCache (Property 11)', () => {
       new ToolVisibility(new VisibilityPolicy(rules)),
       new ToolExecutor(config),
       new ToolLimitHints(new QuotaPolicy(rules)),
+      LISTS_NEVER_LAUNCH_TASKS,
     );
     const linked = tool('linked');
     registry.register({ ...linked, options: { ...linked.options, skill: 'trading/monitor' } });
@@ -258,6 +264,7 @@ describe('ToolListCache (Property 11)', () => {
       new ToolVisibility(new VisibilityPolicy(rules)),
       new ToolExecutor(config),
       new ToolLimitHints(new QuotaPolicy(rules)),
+      LISTS_NEVER_LAUNCH_TASKS,
     );
     const limited = tool('lim_a');
     registry.register({

@@ -11,6 +11,7 @@ import { progressTokenOf, ProgressReporter } from './progress.reporter';
 import { RegisteredTool } from './registered-tool';
 import { ToolHandlerContext } from './tool-handler.context';
 import { ToolResultMapper } from './tool-result.mapper';
+import { TaskStarted } from './task-started.signal';
 
 /**
  * Runs one validated tool call: timeout and cancellation through one
@@ -61,7 +62,7 @@ export class ToolExecutor {
   /** Timeouts and cancellations win over whatever the handler threw while stopping. */
   private toGatewayError(tool: RegisteredTool, err: unknown, abort: RequestAbort): unknown {
     if (abort.aborted) return abort.reason;
-    if (err instanceof GatewayError) return err;
+    if (err instanceof GatewayError || err instanceof TaskStarted) return err;
     const incidentId = randomUUID();
     const error = err instanceof Error ? err : new Error(String(err));
     this.logger.error({

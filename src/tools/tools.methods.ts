@@ -13,6 +13,8 @@ import { ToolLimitHints } from './tool-limit-hints';
 import { ToolListCache, ToolListEntry } from './tool-list.cache';
 import { ToolVisibility } from './tool-visibility';
 import { ToolExecutor } from './tool.executor';
+import { TaskStarted } from './task-started.signal';
+import { TaskLauncher } from '../tasks/task.launcher';
 import { ToolRegistry } from './tool.registry';
 import { TOOLS_PAGE_SIZE } from './tools.constants';
 
@@ -25,6 +27,7 @@ export class ToolsMethods {
     private readonly visibility: ToolVisibility,
     private readonly executor: ToolExecutor,
     private readonly limitHints: ToolLimitHints,
+    private readonly tasks: TaskLauncher,
   ) {}
 
   @McpMethod('tools/list')
@@ -51,7 +54,7 @@ export class ToolsMethods {
   async call(
     @McpParams() params: JsonRpcParams,
     @McpContext() ctx: McpRequestContext,
-  ): Promise<ToolResult> {
+  ): Promise<ToolResult | Record<string, unknown>> {
     const { name, arguments: args = {} } = params;
     if (typeof name !== 'string' || name.length === 0) {
       throw GatewayError.invalidParams('tools/call needs params.name (a tool name)', {
@@ -71,6 +74,33 @@ export class ToolsMethods {
       });
     }
     const validated = await tool.validate(args as Record<string, unknown>);
-    return this.executor.execute(tool, validated, ctx);
+    if (this.tasks.decide(tool, ctx) === 'sync') return this.executor.execute(tool, validated, ctx);
+    if (!tool.options.startsTaskItself) return this.tasks.create(tool, ctx, params);
+    return this.runUntilTask(tool, validated, ctx, params);
+  }
+
+  /**
+   * A handler that starts in the request (asking its questions through
+   * input-required rounds) and becomes a task where it calls runAsTask().
+   */
+  private async runUntilTask(
+    tool: RegisteredTool,
+    validated: unknown,
+    ctx: McpRequestContext,
+    params: JsonRpcParams,
+  ): Promise<ToolResult | Record<string, unknown>> {
+    let created: Record<string, unknown> | undefined;
+    ctx.becomeTask = async () => {
+      created ??= await this.tasks.create(tool, ctx, params, ctx.inputs?.answersSoFar());
+      throw new TaskStarted(created);
+    };
+    try {
+      const result = await this.executor.execute(tool, validated, ctx);
+      // A handler that swallowed TaskStarted still answers with its task.
+      return created ?? result;
+    } catch (err) {
+      if (created !== undefined) return created;
+      throw err;
+    }
   }
 }

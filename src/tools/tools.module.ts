@@ -6,20 +6,27 @@ import { HandlerExplorer } from './handler.explorer';
 import { ToolLimitHints } from './tool-limit-hints';
 import { ToolListCache } from './tool-list.cache';
 import { ToolVisibility } from './tool-visibility';
-import { ToolExecutor } from './tool.executor';
+import { ToolExecutionModule } from './tool-execution.module';
+import { TasksModule } from '../tasks/tasks.module';
 import { ToolRegistryModule } from './tool-registry.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { ToolsListChangedNotifier } from './tools-list-changed.notifier';
 import { ToolsMethods } from './tools.methods';
 
 @Module({
-  imports: [DiscoveryModule, ResourcesModule, ToolRegistryModule, LedgerModule],
+  imports: [
+    DiscoveryModule,
+    ResourcesModule,
+    ToolRegistryModule,
+    ToolExecutionModule,
+    TasksModule,
+    LedgerModule,
+  ],
   providers: [
     HandlerExplorer,
     ToolListCache,
     ToolVisibility,
     ToolLimitHints,
-    ToolExecutor,
     ToolsMethods,
     ToolsListChangedNotifier,
   ],

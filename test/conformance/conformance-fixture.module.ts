@@ -5,6 +5,7 @@ import { ToolRegistryModule } from '../../src/tools/tool-registry.module';
 import { ConformancePromptsCapability } from './conformance-prompts.capability';
 import { ConformanceResourcesProvider } from './conformance-resources.provider';
 import { ConformanceStatelessTools } from './conformance-stateless-tools.capability';
+import { ConformanceTasksCapability } from './conformance-tasks.capability';
 import { ConformanceToolsCapability } from './conformance-tools.capability';
 
 /**
@@ -20,6 +21,7 @@ import { ConformanceToolsCapability } from './conformance-tools.capability';
     ConformancePromptsCapability,
     ConformanceResourcesProvider,
     ConformanceStatelessTools,
+    ConformanceTasksCapability,
   ],
 })
 export class ConformanceFixtureModule {}

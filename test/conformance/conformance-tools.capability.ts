@@ -44,7 +44,7 @@ function sampledText(result: Record<string, unknown>): string {
 }
 
 /** The accepted content of an elicitation result (empty when declined or cancelled). */
-function elicited(result: Record<string, unknown>): Record<string, unknown> {
+export function elicited(result: Record<string, unknown>): Record<string, unknown> {
   return result.action === 'accept' && typeof result.content === 'object' && result.content !== null
     ? (result.content as Record<string, unknown>)
     : {};

@@ -30,17 +30,36 @@ const NODE_22 = join(PACKAGE, 'node_modules', 'node', 'bin', 'node');
 const suiteScript = (pkg: string) =>
   join(PACKAGE, 'node_modules', '@modelcontextprotocol', pkg, 'dist', 'index.js');
 
+/** The tasks extension's scenarios: extension scenarios run only when named, one per run. */
+const TASKS_SCENARIOS = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-status-notifications',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
+
 /**
  * Two releases of the suite, one after the other against the same gateway:
- * 0.1.16 for the session-based revisions and the 0.2 alpha for 2026-07-28
- * (`--spec-version 2026-07-28`). Every scenario of both must pass.
+ * 0.1.16 for the session-based revisions, the 0.2 alpha for 2026-07-28
+ * (`--spec-version 2026-07-28`) and for the tasks extension. Every scenario must pass.
  */
 const SUITES = [
-  { label: '0.1.16', script: suiteScript('conformance'), args: ['--suite', 'all'] },
+  { label: '0.1.16', script: suiteScript('conformance'), runs: [['--suite', 'all']] },
   {
     label: '2026-07-28 (0.2.0-alpha.12)',
     script: suiteScript('conformance-alpha'),
-    args: ['--suite', 'all', '--spec-version', '2026-07-28'],
+    runs: [['--suite', 'all', '--spec-version', '2026-07-28']],
+  },
+  {
+    label: 'tasks extension (0.2.0-alpha.12)',
+    script: suiteScript('conformance-alpha'),
+    runs: TASKS_SCENARIOS.map((scenario) => ['--scenario', scenario]),
   },
 ];
 const GATEWAY = join(ROOT, 'test', 'conformance', 'conformance-gateway.ts');
@@ -118,9 +137,26 @@ async function stopGateway(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Runs one suite (output passed through); resolves with its exit code. */
-function runSuite(suite: (typeof SUITES)[number], url: string, outputDir: string): Promise<number> {
-  const args = [suite.script, 'server', '--url', url, ...suite.args, '--output-dir', outputDir];
+/** Runs each run of one suite (output passed through); resolves with the worst exit code. */
+async function runSuite(
+  suite: (typeof SUITES)[number],
+  url: string,
+  outputDir: string,
+): Promise<number> {
+  let worst = 0;
+  for (const runArgs of suite.runs) {
+    worst = Math.max(worst, await runOnce(suite.script, runArgs, url, outputDir));
+  }
+  return worst;
+}
+
+function runOnce(
+  script: string,
+  runArgs: string[],
+  url: string,
+  outputDir: string,
+): Promise<number> {
+  const args = [script, 'server', '--url', url, ...runArgs, '--output-dir', outputDir];
   log([NODE_22, ...args].map((a) => a.replace(`${ROOT}/`, '')).join(' '));
   const child = spawn(NODE_22, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   return new Promise((resolve, reject) => {

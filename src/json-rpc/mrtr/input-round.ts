@@ -19,15 +19,33 @@ const KEY_PREFIX: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The default key of each question a handler asks in one run: a digest of
+ * the question, so a re-run meets its own answers and a question that
+ * changed is asked again rather than answered wrongly; the same question
+ * asked twice in one run gets a second key, in the order asked.
+ */
+export class QuestionKeys {
+  private readonly occurrences = new Map<string, number>();
+
+  next(method: string, params: JsonRpcParams): string {
+    const digest = canonicalDigest({ method, params }).slice(0, 16);
+    const seen = (this.occurrences.get(digest) ?? 0) + 1;
+    this.occurrences.set(digest, seen);
+    const base = `${KEY_PREFIX[method] ?? 'input'}-${digest}`;
+    return seen === 1 ? base : `${base}-${seen}`;
+  }
+}
+
+/**
  * One run of a handler on a 2026-07-28 request: its asks are answered from
  * the earlier rounds (requestState) or this request's inputResponses, and
  * those left without an answer become the next input-required result.
  * Nothing outlives the request: the handler runs again on the retry.
  */
 export class InputRound {
+  private readonly keys = new QuestionKeys();
   private readonly asked = new Map<string, InputRequest>();
   private readonly used: Record<string, unknown> = {};
-  private readonly occurrences = new Map<string, number>();
 
   constructor(
     /** Answers of the earlier rounds, from the verified requestState. */
@@ -41,14 +59,12 @@ export class InputRound {
 
   /**
    * The client's answer to this question, or a rejection with InputRequiredSignal
-   * once it is recorded for the next result. The default key is a digest of the
-   * question, so a re-run of the same handler meets its own answer and a
-   * question that changed between rounds is asked again rather than answered wrongly.
+   * once it is recorded for the next result (keys: QuestionKeys).
    */
   ask(
     method: string,
     params: JsonRpcParams,
-    key = this.defaultKey(method, params),
+    key = this.keys.next(method, params),
   ): Promise<unknown> {
     if (Object.hasOwn(this.earlier, key)) return this.answer(key, this.earlier[key]);
     if (Object.hasOwn(this.responses, key)) {
@@ -97,14 +113,5 @@ export class InputRound {
   private answer(key: string, value: unknown): Promise<unknown> {
     this.used[key] = value;
     return Promise.resolve(value);
-  }
-
-  private defaultKey(method: string, params: JsonRpcParams): string {
-    const digest = canonicalDigest({ method, params }).slice(0, 16);
-    const seen = (this.occurrences.get(digest) ?? 0) + 1;
-    this.occurrences.set(digest, seen);
-    const base = `${KEY_PREFIX[method] ?? 'input'}-${digest}`;
-    // The same question asked twice in one run gets a second answer, in the order asked.
-    return seen === 1 ? base : `${base}-${seen}`;
   }
 }

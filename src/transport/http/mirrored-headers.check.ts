@@ -7,11 +7,17 @@ import { headerValue, PROTOCOL_VERSION_HEADER } from './http-headers';
 export const METHOD_HEADER = 'mcp-method';
 export const NAME_HEADER = 'mcp-name';
 
-/** The body field each method mirrors into Mcp-Name (2026-07-28, "Standard Request Headers"). */
-const NAMED_BY: Readonly<Record<string, 'name' | 'uri'>> = {
+/**
+ * The body field each method mirrors into Mcp-Name (2026-07-28, "Standard Request Headers";
+ * ext-tasks, "Streamable HTTP: Routing Headers" for the task methods).
+ */
+const NAMED_BY: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 const BASE64_SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
