@@ -1,6 +1,6 @@
-import { BadRequestException } from '@nestjs/common';
 import { LEDGER_OUTCOMES, LedgerOutcome } from '../ledger/ledger-row';
 import { LedgerQuery } from '../ledger/ledger-store';
+import { invalidAdminQuery as invalid } from './admin-query.error';
 import { LEDGER_PAGE_DEFAULT, LEDGER_PAGE_MAX } from './ledger-admin.query';
 import { decodeLedgerCursor } from './ledger-cursor';
 
@@ -75,13 +75,4 @@ function parseTime(field: string, value: string): number {
     );
   }
   return parsed;
-}
-
-function invalid(field: string, problem: string): BadRequestException {
-  return new BadRequestException({
-    statusCode: 400,
-    error: 'Bad Request',
-    message: `${field}: ${problem}`,
-    field,
-  });
 }

@@ -1,7 +1,15 @@
 /** The extension's identifier (ext-tasks, "Extension Identifier"). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+export const TASK_STATUSES = [
+  'working',
+  'input_required',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
+
+export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set([
   'completed',
@@ -15,6 +23,3 @@ export function isTerminal(status: TaskStatus): boolean {
 
 /** How often a running task re-reads its record for answers and cancellation a missed event may hide. */
 export const TASK_RECHECK_MS = 1_000;
-
-/** The admin list's page size, and its most. */
-export const ADMIN_TASKS_PAGE = 100;

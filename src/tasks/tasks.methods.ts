@@ -17,9 +17,9 @@ import {
   taskPrincipal,
   tasksCapabilityMissing,
 } from './task-access';
+import { TaskCancellation } from './task-cancellation';
 import { TaskEvents } from './task-events';
 import { TaskRecord } from './task-record';
-import { TaskRunner } from './task-runner';
 import { detailedTask } from './task-wire';
 import { TaskStore } from './task.store';
 import { isTerminal } from './tasks.constants';
@@ -36,7 +36,7 @@ export class TasksMethods {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly store: TaskStore,
     private readonly events: TaskEvents,
-    private readonly runner: TaskRunner,
+    private readonly cancellation: TaskCancellation,
   ) {}
 
   @McpMethod('tasks/get')
@@ -84,14 +84,7 @@ export class TasksMethods {
   @McpMethod('tasks/cancel')
   async cancel(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
     const found = await this.find(params, ctx);
-    if (isTerminal(found.status) || found.cancelRequested) return {};
-    const updated = await this.store.update(found.taskId, (current) =>
-      isTerminal(current.status)
-        ? undefined
-        : { ...current, cancelRequested: true, lastUpdatedAt: Date.now() },
-    );
-    if (updated?.attempts === 0) await this.runner.cancelWaiting(found.taskId);
-    else this.events.publish({ taskId: found.taskId, kind: 'cancel' });
+    await this.cancellation.request(found.taskId);
     return {};
   }
 

@@ -10,10 +10,12 @@ import { GovernanceRedis } from '../governance/redis/governance-redis';
 import { ServerCapabilities } from '../lifecycle/server-capabilities.service';
 import { ToolExecutionModule } from '../tools/tool-execution.module';
 import { ToolRegistryModule } from '../tools/tool-registry.module';
+import { TasksAdminController } from './admin/tasks-admin.controller';
 import { BullmqTaskQueue } from './bullmq-task.queue';
 import { LocalTaskQueue } from './local-task.queue';
 import { RedisTaskStore } from './redis-task.store';
 import { SqliteTaskStore, tasksDatabasePath } from './sqlite-task.store';
+import { TaskCancellation } from './task-cancellation';
 import { TaskEvents } from './task-events';
 import { TaskRunner } from './task-runner';
 import { TaskSubscriptions } from './task-subscriptions';
@@ -40,10 +42,12 @@ const SECONDS_BUCKETS = [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600];
  * Long-running tool calls as MCP tasks (io.modelcontextprotocol/tasks):
  * the store and queue of the state driver in use (SQLite and this process's
  * workers, or Redis and BullMQ), the runner, tasks/get|update|cancel, and
- * notifications/tasks for listening streams. docs/tasks.md tells the story.
+ * notifications/tasks for listening streams, and the admin API under
+ * /admin/tasks. docs/tasks.md tells the story.
  */
 @Module({
   imports: [ToolRegistryModule, ToolExecutionModule],
+  controllers: [TasksAdminController],
   providers: [
     {
       provide: TaskStore,
@@ -66,6 +70,7 @@ const SECONDS_BUCKETS = [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600];
     TaskEvents,
     TaskRunner,
     TaskLauncher,
+    TaskCancellation,
     TasksMethods,
     TaskSubscriptions,
     TasksMetrics,

@@ -152,12 +152,13 @@ describe('owlclaw mcp-server CLI', () => {
     for (const tool of [
       'inventory_search',
       'inventory_check_stock',
+      'inventory_recount',
       'orders_place',
       'orders_get',
     ]) {
       expect(ran.tools.stdout).toMatch(new RegExp(`^${tool}\\s`, 'm'));
     }
-    expect(ran.tools.stdout).toMatch(/^5 tool\(s\)$/m);
+    expect(ran.tools.stdout).toMatch(/^6 tool\(s\)$/m);
   });
 
   it("tools list prints each tool's declared cost and the listing client's limits", () => {

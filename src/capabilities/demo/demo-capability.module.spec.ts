@@ -9,6 +9,7 @@ import { ToolResultMapper } from '../../tools/tool-result.mapper';
 import { ToolError } from '../../tools/tool.error';
 import { ToolRegistry } from '../../tools/tool.registry';
 import { CATEGORIES } from './demo.types';
+import { MAX_SECONDS_PER_ITEM } from './dto/inventory-recount.dto';
 
 const SKILLS_DIR = join(__dirname, '..', '..', '..', 'capabilities');
 
@@ -55,11 +56,12 @@ describe('DemoCapabilityModule', () => {
     return found;
   };
 
-  it('registers the five demo tools', () => {
+  it('registers the six demo tools', () => {
     expect(registry.list().map((t) => t.name)).toEqual([
       'inventory_search',
       'inventory_check_stock',
       'inventory_reorder_report',
+      'inventory_recount',
       'orders_place',
       'orders_get',
     ]);
@@ -133,6 +135,30 @@ describe('DemoCapabilityModule', () => {
     const result = mapper.toResult(report, await report.execute(args, context));
     expect(result.content.map((block) => block.type)).toEqual(['text', 'resource']);
     expect(result.structuredContent).toBeUndefined();
+  });
+
+  it('publishes inventory_recount as an optional task bounded by its timeout', async () => {
+    const recount = tool('inventory_recount');
+    expect(recount.options).toMatchObject({ task: 'optional', maxDurationSeconds: 30 });
+    // The slowest run the arguments allow (30 products at the most seconds each) fits its timeout.
+    const products = (await tool('inventory_search').execute(
+      { query: '*', limit: 50 },
+      context,
+    )) as {
+      total: number;
+    };
+    expect(recount.options.timeoutSeconds).toBeGreaterThan(products.total * MAX_SECONDS_PER_ITEM);
+    const schema = JSON.stringify(recount.inputSchema);
+    expect(schema).toContain(`"maximum":${MAX_SECONDS_PER_ITEM}`);
+    for (const secondsPerItem of [-1, MAX_SECONDS_PER_ITEM + 0.5, 'slow']) {
+      await expect(recount.validate({ secondsPerItem })).rejects.toThrow('secondsPerItem');
+    }
+
+    const mapper = new ToolResultMapper();
+    const args = await recount.validate({ warehouse: 'central', secondsPerItem: 0 });
+    // Checked against the declared outputSchema; a mismatch would throw.
+    const result = mapper.toResult(recount, await recount.execute(args, context));
+    expect(result.structuredContent).toMatchObject({ scope: 'central', counted: 10 });
   });
 
   describe('skills', () => {

@@ -29,6 +29,11 @@ export class DemoStore {
     return product && { ...product };
   }
 
+  /** Every order, oldest first. */
+  listOrders(): Order[] {
+    return [...this.orders.values()].map((order) => structuredClone(order));
+  }
+
   findOrder(id: string): Order | undefined {
     const order = this.orders.get(id);
     return order && structuredClone(order);
