@@ -97,7 +97,7 @@ export class SqliteTaskStore extends TaskStore {
     }
     const rows = this.db
       .prepare(
-        `SELECT record FROM tasks WHERE ${where.join(' AND ')} ORDER BY created_at DESC LIMIT ?`,
+        `SELECT record FROM tasks WHERE ${where.join(' AND ')} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
       )
       .all(...args, filter.limit) as Array<{ record: string }>;
     return Promise.resolve(rows.map((row) => JSON.parse(row.record) as TaskRecord));

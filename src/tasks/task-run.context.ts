@@ -84,7 +84,9 @@ export class TaskRunContext implements McpRequestContext {
       total?: number;
       message?: string;
     };
-    const figures = total === undefined ? `${progress ?? 0}` : `${progress ?? 0}/${total}`;
+    // Heartbeats nudge the value by a millionth to keep it increasing; a status shows whole steps.
+    const done = Math.floor(progress ?? 0);
+    const figures = total === undefined ? `${done}` : `${done}/${total}`;
     this.channel.progress(message === undefined ? figures : `${message} (${figures})`);
     return true;
   }

@@ -310,7 +310,7 @@ export class TaskRunner {
   }
 }
 
-const CANCELLED: Ending = { status: 'cancelled', statusMessage: 'Cancelled by the client' };
+const CANCELLED: Ending = { status: 'cancelled', statusMessage: 'Cancelled on request' };
 
 /** For a context that never runs a handler (a task cancelled or failed before it ran). */
 const NO_CHANNEL = {

@@ -82,7 +82,7 @@ describe('inventory_recount as a task', () => {
       (task) => task.status !== 'working',
       'an end',
     );
-    expect(ended).toMatchObject({ status: 'cancelled', statusMessage: 'Cancelled by the client' });
+    expect(ended).toMatchObject({ status: 'cancelled', statusMessage: 'Cancelled on request' });
     expect(ended.result).toBeUndefined();
     expect(countedSoFar(counting)).toBeLessThan(30);
 
