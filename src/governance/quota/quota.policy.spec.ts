@@ -27,6 +27,7 @@ describe('QuotaPolicy', () => {
       max_calls_per_minute: 10,
       max_calls_per_day: 1000,
       max_cost_per_call: 10,
+      max_concurrent_tasks: 10,
     });
     expect(policy.quotaFor('other')).toEqual(DEFAULT_CONFIG.governance.default_quota);
   });
