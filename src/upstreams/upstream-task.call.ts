@@ -8,6 +8,7 @@ import {
   ErrorCode as McpErrorCode,
   McpError,
   type Progress,
+  RELATED_TASK_META_KEY,
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorChain } from './error-chain';
@@ -117,7 +118,9 @@ export class UpstreamTaskCall {
         // Awaited below; this only keeps a failure during the next pause from being unhandled.
         result.catch(() => undefined);
       }
-      if (isTerminal(task.status) || (await this.pause(pollWait(task), result))) return result!;
+      if (isTerminal(task.status) || (await this.pause(pollWait(task), result))) {
+        return withoutRelatedTask(await result!);
+      }
       task = await this.poll(client, taskId);
     }
   }
@@ -175,9 +178,19 @@ export class UpstreamTaskCall {
   }
 }
 
+/** The result's related-task key names the upstream's task, which means nothing to the caller. */
+function withoutRelatedTask(result: CallToolResult): CallToolResult {
+  if (result._meta?.[RELATED_TASK_META_KEY] === undefined) return result;
+  const meta: Record<string, unknown> = { ...result._meta };
+  delete meta[RELATED_TASK_META_KEY];
+  const rest = { ...result };
+  delete rest._meta;
+  return Object.keys(meta).length === 0 ? rest : { ...rest, _meta: meta };
+}
+
 /** The upstream's pollInterval, kept within bounds. */
 function pollWait(task: TaskState): number {
-  const { minPollMs, maxPollMs } = UPSTREAM_TASK_LIMITS;
-  const asked = task.pollInterval ?? minPollMs;
+  const { defaultPollMs, minPollMs, maxPollMs } = UPSTREAM_TASK_LIMITS;
+  const asked = task.pollInterval ?? defaultPollMs;
   return Math.min(Math.max(Number.isFinite(asked) ? asked : maxPollMs, minPollMs), maxPollMs);
 }

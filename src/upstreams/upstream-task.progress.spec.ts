@@ -61,4 +61,12 @@ describe('UpstreamTaskProgress', () => {
     expect(reports).toEqual([]);
     expect(signs()).toBe(0);
   });
+
+  it("cuts an upstream's long message, so a status stays readable", () => {
+    const { progress, reports } = relay();
+    progress.status({ status: 'working', statusMessage: 'z'.repeat(5_000) });
+    const message = reports[0]?.message ?? '';
+    expect(message).toHaveLength(UPSTREAM_TASK_LIMITS.maxMessageChars);
+    expect(message.endsWith('…')).toBe(true);
+  });
 });

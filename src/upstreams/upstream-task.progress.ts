@@ -51,7 +51,13 @@ export class UpstreamTaskProgress {
   private relay(message: string | undefined): void {
     const report: Progress = { progress: this.value };
     if (this.total !== undefined) report.total = this.total;
-    if (message !== undefined) report.message = message;
+    if (message !== undefined) report.message = bounded(message);
     this.sink?.(report);
   }
+}
+
+/** An upstream chooses its messages: a caller's progress (or a task's status) stays readable. */
+function bounded(message: string): string {
+  const max = UPSTREAM_TASK_LIMITS.maxMessageChars;
+  return message.length <= max ? message : `${message.slice(0, max - 1)}…`;
 }

@@ -68,6 +68,8 @@ describe('UpstreamConnection with task-augmented tools', () => {
     );
     expect(textOf(result)).toBe('task said hoot');
     expect(result.isError).toBeFalsy();
+    // tasks/result names the upstream's task in _meta; the caller never sees that id.
+    expect(result._meta?.['io.modelcontextprotocol/related-task']).toBeUndefined();
     expect((await taskLog(upstream)).created).toEqual({ task_only: 1 });
   }, 60_000);
 
