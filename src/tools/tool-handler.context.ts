@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { JsonRpcId } from '../json-rpc/json-rpc.types';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
-import { isModernVersion } from '../json-rpc/protocol-version';
 import { LoggingLevel } from '../session/logging-level';
 import { askClient } from './client-ask';
 import { HandlerContext } from './handler-context';
@@ -42,7 +41,8 @@ export class ToolHandlerContext implements HandlerContext {
     this.requestId = rpc.requestId;
     this.sessionId = rpc.session.id;
     this.traceId = rpc.traceId;
-    this.answersByRetry = isModernVersion(rpc.session.protocolVersion);
+    // A 2026-07-28 request answers by retry (its input round); a task waits for tasks/update instead.
+    this.answersByRetry = rpc.inputs !== undefined;
     this.progress = (done, total, message) => progress.report(done, total, message);
     this.log = (level: LoggingLevel, data: unknown) => void rpc.log(level, data, tool.name);
     this.reportCost = (amount) => recordReportedCost(rpc, tool.name, amount);

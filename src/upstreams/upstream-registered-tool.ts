@@ -12,6 +12,7 @@ import { APPROVAL_TIMEOUT_MS } from './upstream-relay.limits';
 import { requireApproval } from './upstream-tool.approval';
 import { approvalFor, costFor } from './upstream-tool.policy';
 import { UPSTREAM_TOOL_LIMITS } from './upstream-tool.limits';
+import { taskSupportOf } from './upstream-task-support';
 import type { UpstreamPool } from './upstream.pool';
 
 /** Where every upstream tool's origin starts, so the publisher can tell its own entries from local tools. */
@@ -30,6 +31,7 @@ export function upstreamRegisteredTool(
 ): RegisteredTool {
   const serverId = record.server_id;
   const needsApproval = approvalFor(record, tool.name) === 'always';
+  const taskSupport = taskSupportOf(tool);
   return {
     name: exposedName,
     origin: `${UPSTREAM_ORIGIN_PREFIX}${serverId}/${tool.name}`,
@@ -42,6 +44,8 @@ export function upstreamRegisteredTool(
       estimatedCost: costFor(record, tool.name),
       timeoutSeconds: (hardLimitMs(record) + (needsApproval ? APPROVAL_TIMEOUT_MS : 0)) / 1000,
       ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
+      // The upstream's own declaration: a tool it runs only as a task is one for the gateway too.
+      ...(taskSupport === undefined ? {} : { task: taskSupport }),
     },
     // The upstream validates its own arguments; the gateway's size limits ran before this.
     validate: (args) => Promise.resolve(args),
@@ -54,6 +58,7 @@ export function upstreamRegisteredTool(
         signal: context.signal,
         onprogress: ({ progress, total, message }) => context.progress(progress, total, message),
         caller: context,
+        taskSupport,
       });
     },
   };

@@ -39,6 +39,8 @@ import { measureToolOutput, truncateToolOutput } from './upstream-output.truncat
 import type { UpstreamRecord } from './upstream-record';
 import { UpstreamRestartSupervisor } from './upstream-restart.supervisor';
 import type { UpstreamStatus } from './upstream-state';
+import { UpstreamTaskCall } from './upstream-task.call';
+import { callsAsTask, UpstreamTaskSupport } from './upstream-task-support';
 import { createUpstreamTransport } from './upstream-transport.factory';
 import { failureOf, isHealthFailure, UpstreamConnectionStatus } from './upstream-connection.status';
 
@@ -48,6 +50,8 @@ export interface UpstreamCallOptions {
   onprogress?: RequestOptions['onprogress'];
   /** The client the call is made for: the upstream's sampling and elicitation requests go to it. */
   caller?: RelayCaller;
+  /** The tool's own `execution.taskSupport`: when set (and the upstream allows it) the call is task-augmented. */
+  taskSupport?: UpstreamTaskSupport;
 }
 
 /** What the pool shares with its connections; each has a standalone default. */
@@ -217,20 +221,12 @@ export class UpstreamConnection {
     const end = this.relayCalls.begin(options.caller);
     let abandoned = false;
     try {
-      const result = await this.withSession((client) =>
-        client.callTool({ name, arguments: args }, undefined, {
-          timeout,
-          resetTimeoutOnProgress: true,
-          maxTotalTimeout: Math.min(timeout * TOTAL_TIMEOUT_FACTOR, MAX_TOTAL_TIMEOUT_MS),
-          signal: options.signal,
-          onprogress: options.onprogress,
-        }),
-      );
-      const size = measureToolOutput(result as CallToolResult);
+      const result = await this.send(name, args, options);
+      const size = measureToolOutput(result);
       this.metrics.outputBytes(serverId, size.contentBytes + size.structuredBytes);
       if (result.isError === true) outcome = 'tool_error';
       this.lastSuccessAt = new Date().toISOString();
-      return truncateToolOutput(result as CallToolResult, max_tool_output_bytes, size);
+      return truncateToolOutput(result, max_tool_output_bytes, size);
     } catch (error) {
       abandoned = callAbandoned(error, options.signal);
       const mapped = upstreamCallError(serverId, name, error, options.signal);
@@ -242,6 +238,42 @@ export class UpstreamConnection {
       this.idle.free();
       this.metrics.call(serverId, name, outcome, (performance.now() - queuedAt) / 1000);
     }
+  }
+
+  /**
+   * The call itself, inside the slot: task-augmented when the tool declares
+   * task support and the upstream accepts tasks, so the timeout bounds the
+   * whole task; a plain request otherwise, kept alive by progress.
+   */
+  private async send(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: UpstreamCallOptions,
+  ): Promise<CallToolResult> {
+    const timeout = this.record.budgets.tool_timeout_ms;
+    const maxTotalTimeout = Math.min(timeout * TOTAL_TIMEOUT_FACTOR, MAX_TOTAL_TIMEOUT_MS);
+    const serverId = this.record.server_id;
+    const capabilities = (await this.ready()).getServerCapabilities();
+    if (callsAsTask(serverId, name, options.taskSupport, capabilities)) {
+      const call = new UpstreamTaskCall(
+        serverId,
+        { name, arguments: args },
+        { idleMs: timeout, totalMs: maxTotalTimeout },
+        options,
+        this.logger,
+      );
+      return call.run((request) => this.withSession(request));
+    }
+    const result = await this.withSession((client) =>
+      client.callTool({ name, arguments: args }, undefined, {
+        timeout,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout,
+        signal: options.signal,
+        onprogress: options.onprogress,
+      }),
+    );
+    return result as CallToolResult;
   }
 
   /** Closes the client (the SDK ends a stdio child's stdin, then SIGTERM, then SIGKILL) and waits for the child to be gone. */
