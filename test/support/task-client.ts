@@ -10,6 +10,7 @@ export interface DetailedTask {
   taskId: string;
   status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
   statusMessage?: string;
+  inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>;
   result?: { content?: Array<{ type: string; text?: string }>; isError?: boolean };
   error?: { code: number; message: string; data?: Record<string, unknown> };
 }
@@ -79,7 +80,11 @@ export class TaskClient {
           arguments: args,
           _meta: {
             'io.modelcontextprotocol/protocolVersion': MODERN,
-            'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION]: {} } },
+            // Elicitation too: a task's questions reach the client as inputRequests.
+            'io.modelcontextprotocol/clientCapabilities': {
+              elicitation: {},
+              extensions: { [TASKS_EXTENSION]: {} },
+            },
             'io.modelcontextprotocol/clientInfo': { name: 'task-client', version: '1.0.0' },
           },
         },
@@ -99,6 +104,14 @@ export class TaskClient {
 
   async cancel(taskId: string): Promise<void> {
     await this.sdk.request({ method: 'tasks/cancel', params: { taskId } }, EMPTY_RESULT);
+  }
+
+  /** Answers outstanding inputRequests by key. */
+  async update(taskId: string, inputResponses: Record<string, unknown>): Promise<void> {
+    await this.sdk.request(
+      { method: 'tasks/update', params: { taskId, inputResponses } },
+      EMPTY_RESULT,
+    );
   }
 
   /** The JSON-RPC error code tasks/get is refused with; throws when it is answered. */
