@@ -33,6 +33,8 @@ const STRANGER = 'tasks-stranger';
 const TOOL = 'fx_task_work';
 /** Invalid params: what tasks/get answers for a task that is not the caller's (ext-tasks, "Error Handling"). */
 const INVALID_PARAMS = -32602;
+/** tasks/cancel requests sent at once for one task. */
+const CANCEL_BURST = 40;
 
 interface LedgerRow {
   request_id: string;
@@ -158,7 +160,12 @@ interface LedgerRow {
     for (const stranger of strangers) {
       expect(await stranger.refusedGet(created.taskId)).toBe(INVALID_PARAMS);
     }
-    await onB.cancel(created.taskId);
+    // A client that insists: every cancel is acknowledged, on either replica, and one of them lands.
+    await Promise.all(
+      Array.from({ length: CANCEL_BURST }, (_, i) =>
+        (i % 2 === 0 ? onB : onA).cancel(created.taskId),
+      ),
+    );
     await onA.waitFor(created.taskId, (task) => task.status === 'cancelled', 'the cancellation');
     expect(await onB.get(created.taskId)).toMatchObject({ status: 'cancelled' });
     expect(await ledgerRows('alive-cancel')).toEqual([
