@@ -251,4 +251,37 @@ interface LedgerRow {
     ]);
     expect(await strangers[1].refusedGet(created.taskId)).toBe(INVALID_PARAMS);
   }, 90_000);
+
+  it('keeps the answer a client gives while the replica that asked is dead, and finishes with it', async () => {
+    expect(alive()).toHaveLength(1);
+    const [asker] = alive();
+    const onAsker = await connect(asker);
+    const created = await onAsker.createTask('orphaned-question', 'fx_task_ask', {
+      label: 'orphaned-question',
+    });
+    const asking = await onAsker.waitFor(
+      created.taskId,
+      (task) => task.status === 'input_required',
+      'the question',
+    );
+    const [key] = Object.keys(asking.inputRequests ?? {});
+    const [heir] = await startReplicas(1);
+    const onHeir = await connect(heir);
+
+    asker.child.kill('SIGKILL');
+    await asker.exited;
+    // Answered on the survivor, whether or not it has taken the job up yet.
+    await onHeir.update(created.taskId, { [key]: { action: 'accept', content: { name: 'Ada' } } });
+    const finished = await onHeir.waitFor(
+      created.taskId,
+      (task) => task.status === 'completed',
+      'the result',
+    );
+    expect(resultText(finished)).toBe(`orphaned-question greeted Ada in process ${heir.child.pid}`);
+    expect(runsStarted(heir.stderr, 'orphaned-question')).toBe(1);
+    expect(await attempts(created.taskId)).toBe(2);
+    expect(await ledgerRows('orphaned-question')).toEqual([
+      expect.objectContaining({ client_id: OWNER, target: 'fx_task_ask', outcome: 'success' }),
+    ]);
+  }, 90_000);
 });
