@@ -90,9 +90,11 @@ export class BullmqTaskQueue
   }
 
   async onApplicationShutdown(): Promise<void> {
+    // Closing first: an open worker takes its interrupted job back, then waits on it forever.
+    const closed = this.worker?.close().catch(() => undefined);
     // Runs stop now; their jobs go back to the queue (RunInterrupted) for another replica.
     this.runner.interruptAll();
-    await this.worker?.close().catch(() => undefined);
+    await closed;
     await this.queue.close().catch(() => undefined);
   }
 

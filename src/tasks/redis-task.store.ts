@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import { setTimeout as delay } from 'node:timers/promises';
 import { TaskFilter, TaskRecord } from './task-record';
 import { ActiveLimits, CreateOutcome, TaskStore } from './task.store';
 import { isTerminal } from './tasks.constants';
@@ -7,6 +8,8 @@ import { isTerminal } from './tasks.constants';
 const RUNNING_GRACE_MS = 60_000;
 /** Compare-and-set attempts of one update before it gives up (contention on one task is rare). */
 const UPDATE_ATTEMPTS = 20;
+/** The longest pause between two attempts: writers that collided spread out instead of colliding again. */
+const UPDATE_BACKOFF_MAX_MS = 50;
 /** Index entries read per admin list page, at most (filtering happens after the read). */
 const INDEX_SCAN = 2_000;
 
@@ -102,6 +105,7 @@ export class RedisTaskStore extends TaskStore {
         taskId,
       );
       if (swapped === 1) return next;
+      await delay(Math.random() * Math.min(UPDATE_BACKOFF_MAX_MS, 2 ** attempt));
     }
     throw new Error(`task ${taskId} changed ${UPDATE_ATTEMPTS} times while one update was made`);
   }

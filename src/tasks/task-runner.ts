@@ -56,6 +56,7 @@ export class TaskRunner {
   private readonly logger = new Logger(TaskRunner.name);
   private readonly node = `${hostname()}:${process.pid}`;
   private readonly running = new Map<string, TaskRunContext>();
+  private stopping = false;
 
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
@@ -84,6 +85,8 @@ export class TaskRunner {
    * RunInterrupted when this process stops it (the task stays unfinished).
    */
   async run(taskId: string): Promise<void> {
+    // A job handed out while this process stops is left, unbegun, to the next process.
+    if (this.stopping) throw new RunInterrupted();
     const now = Date.now();
     const task = await this.store.update(taskId, (current) =>
       isTerminal(current.status) || current.endedBy !== undefined
@@ -125,8 +128,9 @@ export class TaskRunner {
     await this.end(task, context, this.failed(task, error));
   }
 
-  /** Stops every run of this process; their tasks stay unfinished for the next process. */
+  /** Stops every run of this process, and any it would begin later; their tasks stay unfinished. */
   interruptAll(): void {
+    this.stopping = true;
     for (const context of this.running.values()) context.abort.abort(new RunInterrupted());
   }
 
@@ -150,6 +154,8 @@ export class TaskRunner {
       },
     });
     this.running.set(task.taskId, context);
+    // Begun while interruptAll() ran: stopped like the runs it found.
+    if (this.stopping) context.abort.abort(new RunInterrupted());
     this.questionsOf.set(task.taskId, questions);
     const recheck = setInterval(() => void this.recheck(task.taskId), TASK_RECHECK_MS);
     recheck.unref();
