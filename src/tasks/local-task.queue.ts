@@ -47,6 +47,14 @@ export class LocalTaskQueue
   async onApplicationBootstrap(): Promise<void> {
     const left = await this.store.unfinished();
     for (const task of left) {
+      // An ending claimed by the process before this one died with it: free it for a new one.
+      if (task.endedBy !== undefined) {
+        await this.store.update(task.taskId, (current) => ({
+          ...current,
+          endedBy: undefined,
+          endingSince: undefined,
+        }));
+      }
       if (task.attempts >= this.config.tasks.max_attempts) await this.runner.interrupted(task);
       else this.waiting.push(task.taskId);
     }

@@ -69,6 +69,8 @@ export interface TaskRecord {
   runner?: string;
   /** Set by whoever ends the task (one process, once): the ledger row is being written. */
   endedBy?: string;
+  /** When endedBy was set: an ending that old was abandoned by a process that died. */
+  endingSince?: number;
   /** The charged cost once it ran (budget units). */
   cost?: number;
   result?: Record<string, unknown>;

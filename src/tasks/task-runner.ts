@@ -41,6 +41,9 @@ interface Ending {
   statusMessage?: string;
 }
 
+/** The least time an ending may take before another process takes it for abandoned. */
+const ENDING_STALE_MIN_MS = 60_000;
+
 /** A run longer than this between progress writes keeps only the latest message. */
 const PROGRESS_WRITE_MS = 1_000;
 
@@ -57,6 +60,8 @@ export class TaskRunner {
   private readonly node = `${hostname()}:${process.pid}`;
   private readonly running = new Map<string, TaskRunContext>();
   private stopping = false;
+  /** An ending claimed longer ago than this was abandoned by a process that died (see endingInProgress). */
+  private readonly endingStaleMs: number;
 
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
@@ -69,6 +74,7 @@ export class TaskRunner {
     private readonly modern: ModernResultShaper,
     private readonly metrics: TasksMetrics,
   ) {
+    this.endingStaleMs = Math.max(ENDING_STALE_MIN_MS, 3 * config.tasks.lock_seconds * 1000);
     this.events.on((event) => {
       if (event.kind !== 'changed' && this.running.has(event.taskId)) {
         void this.recheck(event.taskId);
@@ -89,7 +95,7 @@ export class TaskRunner {
     if (this.stopping) throw new RunInterrupted();
     const now = Date.now();
     const task = await this.store.update(taskId, (current) =>
-      isTerminal(current.status) || current.endedBy !== undefined
+      isTerminal(current.status) || this.endingInProgress(current, now)
         ? undefined
         : {
             ...current,
@@ -100,7 +106,7 @@ export class TaskRunner {
             lastUpdatedAt: now,
           },
     );
-    if (task === undefined || isTerminal(task.status) || task.endedBy !== undefined) return;
+    if (task === undefined || isTerminal(task.status) || this.endingInProgress(task, now)) return;
     if (task.attempts === 1) this.metrics.queueWait(now - task.createdAt);
     if (task.attempts > this.config.tasks.max_attempts) return this.interrupted(task);
     if (task.cancelRequested)
@@ -222,6 +228,15 @@ export class TaskRunner {
   }
 
   /**
+   * Another process is ending the task, unless it claimed the ending so long ago that it must
+   * have died doing it (its final write lost): then the task is run, or ended, again.
+   */
+  private endingInProgress(task: TaskRecord, now: number): boolean {
+    if (task.endedBy === undefined) return false;
+    return now - (task.endingSince ?? 0) < this.endingStaleMs;
+  }
+
+  /**
    * Ends the task once, whoever tries (a run, a cancellation before any run,
    * BullMQ giving up): the ledger row first (and the budget settle), so a
    * client never sees an ending the ledger lacks, then the final status.
@@ -229,9 +244,9 @@ export class TaskRunner {
   private async end(task: TaskRecord, context: TaskRunContext, ending: Ending): Promise<void> {
     const claim = `${this.node}:${randomUUID()}`;
     const claimed = await this.store.update(task.taskId, (current) =>
-      current.endedBy !== undefined || isTerminal(current.status)
+      this.endingInProgress(current, Date.now()) || isTerminal(current.status)
         ? undefined
-        : { ...current, endedBy: claim },
+        : { ...current, endedBy: claim, endingSince: Date.now() },
     );
     if (claimed?.endedBy !== claim) return;
     let final = ending;
