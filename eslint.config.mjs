@@ -27,4 +27,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
     },
   },
+  {
+    // Plain ESM scripts (the Tasks client driver tests run as a child process): no type
+    // information, Node's globals.
+    files: ['**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { process: 'readonly', fetch: 'readonly', URL: 'readonly', console: 'readonly' },
+    },
+  },
 );
