@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { HealthAdminModule } from '../health/health-admin.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { AdminOpenApiController } from './admin-openapi.controller';
 import { AdminOpenApiDocument } from './admin-openapi.document';
@@ -12,7 +13,7 @@ import { LedgerAdminController } from './ledger-admin.controller';
  * as well.
  */
 @Module({
-  imports: [LedgerModule],
+  imports: [LedgerModule, HealthAdminModule],
   controllers: [LedgerAdminController, AdminOpenApiController],
   providers: [AdminTokenGuard, AdminOpenApiDocument],
   exports: [AdminTokenGuard],

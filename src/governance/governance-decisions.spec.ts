@@ -1,18 +1,27 @@
 import { ConsoleLogger, Logger } from '@nestjs/common';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { RequestAbort } from '../common/request-abort';
+import { DEFAULT_CONFIG } from '../config/config.defaults';
 import { DispatchedRequestContext } from '../json-rpc/dispatched-request.context';
 import { GatewayLogger } from '../logging/gateway-logger';
 import { McpSession } from '../session/mcp-session';
+import { BudgetUsageMetric } from './budget/budget-usage.metric';
 import { GovernanceDecisions } from './governance-decisions';
 import { GovernanceMetrics } from './governance.metrics';
 import { GovernedCall } from './governed-call';
+import { QuotaPolicy } from './quota/quota.policy';
+import { GovernanceRules } from './rules/governance-rules';
 
 /**
  * Every decision is logged with client, target, decision, reason and remaining
  * quota (the governance issue), allowed calls at debug, and counted in
  * mcp_governance_decisions_total.
  */
+function budgetUsage(): BudgetUsageMetric {
+  const rules = new GovernanceRules(DEFAULT_CONFIG);
+  return new BudgetUsageMetric(rules, new QuotaPolicy(rules));
+}
+
 describe('GovernanceDecisions', () => {
   const lines: Array<Record<string, unknown>> = [];
   const registry = new Registry();
@@ -26,6 +35,7 @@ describe('GovernanceDecisions', () => {
     new GovernanceMetrics(
       counter,
       new Gauge({ name: 'spend', help: 'spend', labelNames: ['client'], registers: [registry] }),
+      budgetUsage(),
     ),
   );
 

@@ -21,3 +21,7 @@ export const REDIS_RULES_CHANNEL = 'governance:rules';
 
 /** Seconds a client should wait before retrying when the counter store is unreachable. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
+
+/** Prometheus metrics read at scrape time (governance's own). */
+export const REDIS_UP = 'mcp_redis_up';
+export const BUDGET_USED_RATIO = 'mcp_budget_used_ratio';

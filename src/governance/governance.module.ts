@@ -7,6 +7,7 @@ import { PromptRegistryModule } from '../prompts/prompt-registry.module';
 import { ToolRegistryModule } from '../tools/tool-registry.module';
 import { GovernanceAdminController } from './admin/governance-admin.controller';
 import { GovernanceStatsService } from './admin/governance-stats.service';
+import { BudgetUsageMetric } from './budget/budget-usage.metric';
 import { MonthlySpend } from './budget/monthly-spend';
 import { spendStoreProvider } from './budget/spend-store.provider';
 import { GovernanceDecisions } from './governance-decisions';
@@ -23,6 +24,7 @@ import {
 } from './rate-limit/rate-limit.providers';
 import { GovernanceRedis } from './redis/governance-redis';
 import { RedisHealthIndicator } from './redis/redis.health';
+import { RedisUpMetric } from './redis/redis-up.metric';
 import { ConfigFileReloader } from './rules/config-file.reloader';
 import { GovernanceRules } from './rules/governance-rules';
 import { GovernanceRulesUpdater } from './rules/governance-rules.updater';
@@ -61,6 +63,8 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
     GovernedCallState,
     GovernanceDecisions,
     GovernanceMetrics,
+    BudgetUsageMetric,
+    RedisUpMetric,
     StoreFailurePolicy,
     spendStoreProvider,
     MonthlySpend,

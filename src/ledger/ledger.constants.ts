@@ -9,9 +9,6 @@ export const LEDGER_PRUNE_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Readiness fails when the ledger does not answer within this. */
-export const LEDGER_PING_TIMEOUT_MS = 2_000;
-
 /**
  * SQLite: how long committed rows may wait in their journal (or in
  * `ledger_inbox`) before a move into `ledger` starts (reads move them at

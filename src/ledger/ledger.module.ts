@@ -13,13 +13,14 @@ import { LedgerLifecycle } from './ledger.lifecycle';
 import { LedgerMetrics } from './ledger.metrics';
 import { LedgerObserver } from './ledger.observer';
 import { LedgerRetention } from './ledger.retention';
+import { LedgerStateMetrics } from './ledger-state.metrics';
 import { LedgerWriter } from './ledger.writer';
 
 /**
  * The call ledger: the store chosen by `ledger.driver` (LEDGER_STORE), group
  * commit, the observer that records every audited call, retention, the
  * readiness indicator, and the guard (part of @Governed()) that refuses
- * governed calls while the ledger cannot record them.
+ * governed calls while the ledger cannot record them, and the metrics.
  */
 @Module({
   imports: [TerminusModule],
@@ -31,6 +32,7 @@ import { LedgerWriter } from './ledger.writer';
     LedgerLifecycle,
     LedgerHealthIndicator,
     LedgerMetrics,
+    LedgerStateMetrics,
     makeCounterProvider({
       name: MCP_TOOL_CALLS_TOTAL,
       help: 'tools/call requests by tool and ledger outcome',

@@ -35,6 +35,8 @@ export interface LedgerWriterStats {
 export class LedgerWriter {
   readonly stats: LedgerWriterStats = { batches: 0, rows: 0, failedRows: 0 };
   private queue: PendingRow[] = [];
+  /** Rows of the commit under way. */
+  private committing = 0;
   private flushing?: Promise<void>;
   private readonly logger = new Logger('LedgerWriter');
   /** Rows refused since commits began failing; 0 while they succeed. */
@@ -50,6 +52,15 @@ export class LedgerWriter {
       this.queue.push({ row, resolve, reject });
       this.flushing ??= this.flush();
     });
+  }
+
+  /**
+   * Rows handed to record() whose commit has not settled: queued, or in the
+   * commit under way. A committed row survives the process being killed
+   * (PostgreSQL: its INSERT; SQLite: its line in the journal, or its inbox row).
+   */
+  get backlog(): number {
+    return this.queue.length + this.committing;
   }
 
   /** Resolves when every row recorded so far has been committed or rejected. */
@@ -72,6 +83,7 @@ export class LedgerWriter {
 
   private async commit(batch: PendingRow[]): Promise<void> {
     this.stats.batches++;
+    this.committing = batch.length;
     try {
       await this.store.append(batch.map((pending) => pending.row));
     } catch (err) {
@@ -86,6 +98,8 @@ export class LedgerWriter {
       this.failingRows += batch.length;
       for (const pending of batch) pending.reject(error);
       return;
+    } finally {
+      this.committing = 0;
     }
     if (this.failingRows > 0) {
       this.logger.log({ msg: 'ledger commits succeed again', refusedRows: this.failingRows });

@@ -32,6 +32,7 @@ export class BullmqTaskQueue
   extends TaskQueue
   implements OnApplicationBootstrap, OnApplicationShutdown
 {
+  readonly kind = 'bullmq';
   private readonly logger = new Logger(BullmqTaskQueue.name);
   private readonly queue: Queue<TaskJob>;
   private worker?: Worker<TaskJob>;
@@ -68,6 +69,19 @@ export class BullmqTaskQueue
         removeOnFail: true,
       },
     );
+  }
+
+  /** One count of the queue's jobs: a round trip through the queue's own connection. */
+  async ping(): Promise<void> {
+    await this.queued();
+  }
+
+  /** Fails at once while the connection is away (BullMQ would wait for it to come back). */
+  async queued(): Promise<number> {
+    // Resolves once the connection was first ready; a Redis never reached keeps it waiting.
+    const client = await this.queue.client;
+    if (client.status !== 'ready') throw new Error(`connection ${client.status}`);
+    return this.queue.count();
   }
 
   onApplicationBootstrap(): void {

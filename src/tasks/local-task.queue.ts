@@ -25,6 +25,7 @@ export class LocalTaskQueue
   extends TaskQueue
   implements OnApplicationBootstrap, OnApplicationShutdown
 {
+  readonly kind = 'local';
   private readonly logger = new Logger(LocalTaskQueue.name);
   private readonly waiting: string[] = [];
   private readonly running = new Set<string>();
@@ -42,6 +43,15 @@ export class LocalTaskQueue
     this.waiting.push(task.taskId);
     this.pump();
     return Promise.resolve();
+  }
+
+  /** The queue is this process's memory: it answers while the process does. */
+  ping(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  queued(): Promise<number> {
+    return Promise.resolve(this.waiting.length);
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -50,6 +50,8 @@ return 1
  * compare-and-set, retried, so replicas never lose each other's changes.
  */
 export class RedisTaskStore extends TaskStore {
+  readonly kind = 'redis';
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
@@ -145,6 +147,10 @@ export class RedisTaskStore extends TaskStore {
       '-inf',
       now - this.ttlMs - RUNNING_GRACE_MS,
     );
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
   }
 
   private expiryMs(task: TaskRecord): number {

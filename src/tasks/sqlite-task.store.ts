@@ -14,6 +14,7 @@ const ACTIVE = `status IN ('working', 'input_required')`;
  * synchronous: each change is a transaction no other change can interleave with.
  */
 export class SqliteTaskStore extends TaskStore {
+  readonly kind = 'sqlite';
   private readonly db: Database.Database;
 
   constructor(file: string) {
@@ -116,6 +117,12 @@ export class SqliteTaskStore extends TaskStore {
       .prepare(`DELETE FROM tasks WHERE expires_at <= ? AND NOT ${ACTIVE}`)
       .run(now);
     return Promise.resolve(changes);
+  }
+
+  /** Reads the table, so a closed database or one whose file cannot be read fails. */
+  ping(): Promise<void> {
+    this.db.prepare('SELECT 1 FROM tasks LIMIT 1').get();
+    return Promise.resolve();
   }
 
   close(): void {

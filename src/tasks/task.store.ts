@@ -40,4 +40,10 @@ export abstract class TaskStore {
 
   /** Removes tasks whose TTL has passed; returns how many. */
   abstract sweep(now: number): Promise<number>;
+
+  /** `sqlite` or `redis`, for health details. */
+  abstract readonly kind: string;
+
+  /** A cheap round trip for health checks; rejects while tasks cannot be read or written. */
+  abstract ping(): Promise<void>;
 }

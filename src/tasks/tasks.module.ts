@@ -1,4 +1,5 @@
 import { Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
 import {
   makeCounterProvider,
   makeGaugeProvider,
@@ -31,7 +32,9 @@ import {
 } from './tasks-metrics.constants';
 import { TASKS_EXTENSION } from './tasks.constants';
 import { TasksMethods } from './tasks.methods';
+import { TasksHealthIndicator } from './tasks.health';
 import { TasksMetrics } from './tasks.metrics';
+import { TasksQueuedMetric } from './tasks-queued.metric';
 
 /** Expired tasks are removed this often. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -42,11 +45,11 @@ const SECONDS_BUCKETS = [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600];
  * Long-running tool calls as MCP tasks (io.modelcontextprotocol/tasks):
  * the store and queue of the state driver in use (SQLite and this process's
  * workers, or Redis and BullMQ), the runner, tasks/get|update|cancel, and
- * notifications/tasks for listening streams, and the admin API under
- * /admin/tasks. docs/tasks.md tells the story.
+ * notifications/tasks for listening streams, the admin API under
+ * /admin/tasks, and the health checks and metrics. docs/tasks.md tells the story.
  */
 @Module({
-  imports: [ToolRegistryModule, ToolExecutionModule],
+  imports: [ToolRegistryModule, ToolExecutionModule, TerminusModule],
   controllers: [TasksAdminController],
   providers: [
     {
@@ -74,6 +77,8 @@ const SECONDS_BUCKETS = [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600];
     TasksMethods,
     TaskSubscriptions,
     TasksMetrics,
+    TasksQueuedMetric,
+    TasksHealthIndicator,
     makeCounterProvider({
       name: MCP_TASKS_CREATED_TOTAL,
       help: 'Tool calls that became tasks, by tool',
@@ -99,7 +104,7 @@ const SECONDS_BUCKETS = [0.01, 0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600];
       buckets: SECONDS_BUCKETS,
     }),
   ],
-  exports: [TaskLauncher, TaskSubscriptions, TaskStore, TaskRunner],
+  exports: [TaskLauncher, TaskSubscriptions, TaskStore, TaskRunner, TasksHealthIndicator],
 })
 export class TasksModule implements OnModuleInit, OnApplicationShutdown {
   private sweeper?: NodeJS.Timeout;

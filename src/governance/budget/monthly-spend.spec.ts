@@ -9,6 +9,9 @@ import { McpRequestContext } from '../../json-rpc/mcp-request-context';
 import { KyselyLedgerStore } from '../../ledger/kysely-ledger.store';
 import { LedgerRow } from '../../ledger/ledger-row';
 import { GovernanceMetrics } from '../governance.metrics';
+import { QuotaPolicy } from '../quota/quota.policy';
+import { GovernanceRules } from '../rules/governance-rules';
+import { BudgetUsageMetric } from './budget-usage.metric';
 import { MemorySpendStore } from './memory-spend.store';
 import { Claimed, MonthlySpend } from './monthly-spend';
 
@@ -88,6 +91,7 @@ describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
     await ledger.init();
     clock = at('2026-01-31T23:59:30Z');
     const registry = new Registry();
+    const rules = new GovernanceRules(structuredClone(DEFAULT_CONFIG));
     const metrics = new GovernanceMetrics(
       new Counter({
         name: 'd',
@@ -96,6 +100,7 @@ describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
         registers: [registry],
       }),
       new Gauge({ name: 's', help: 's', labelNames: ['client'], registers: [registry] }),
+      new BudgetUsageMetric(rules, new QuotaPolicy(rules)),
     );
     store = new MemorySpendStore(() => clock);
     spend = new MonthlySpend(

@@ -54,6 +54,14 @@ export class GovernanceRedis implements OnModuleInit, OnApplicationShutdown {
     return this.client?.status === 'ready';
   }
 
+  /** One PING for health checks; fails at once while the connection is not ready (no offline queue). */
+  async ping(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    if (!this.ready) throw new Error(`connection ${client.status}`);
+    await client.ping();
+  }
+
   /**
    * Listens to one channel on a connection of its own (a subscribed
    * connection can run nothing else), re-subscribing after every reconnect;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
+import { timedCheck } from '../../health/timed-check';
 import { GovernanceRedis } from './governance-redis';
 
 /** Readiness of the shared counter store in redis mode: a replica that cannot meter calls refuses them. */
@@ -15,17 +16,10 @@ export class RedisHealthIndicator {
     return this.redis.client !== undefined;
   }
 
-  async check(key = 'redis'): Promise<HealthIndicatorResult> {
+  check(key = 'redis'): Promise<HealthIndicatorResult> {
     const session = this.indicator.check(key);
     const client = this.redis.client;
-    if (!client) return session.up({ driver: 'memory' });
-    if (!this.redis.ready) return session.down({ connection: client.status });
-    const started = Date.now();
-    try {
-      await client.ping();
-      return session.up({ latencyMs: Date.now() - started });
-    } catch (err) {
-      return session.down({ reason: err instanceof Error ? err.message : String(err) });
-    }
+    if (!client) return Promise.resolve(session.up({ driver: 'memory', latencyMs: 0 }));
+    return timedCheck(session, () => this.redis.ping(), { connection: client.status });
   }
 }
