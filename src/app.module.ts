@@ -1,5 +1,6 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { AdminModule } from './admin/admin.module';
+import { AlertsModule } from './alerts/alerts.module';
 import { GatewayConfig, TransportKind } from './config/gateway-config';
 import { GatewayConfigModule } from './config/gateway-config.module';
 import { GovernanceModule } from './governance/governance.module';
@@ -61,6 +62,8 @@ export class AppModule {
         ...loadCapabilityModules(options.config),
         ...(options.extraModules ?? []),
         ...TRANSPORT_MODULES[options.transport],
+        // A CLI listing (transport none) is not a serving gateway: it evaluates no alerts.
+        ...(options.transport === 'none' ? [] : [AlertsModule]),
       ],
     };
   }

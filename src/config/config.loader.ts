@@ -10,6 +10,7 @@ import { CONFIG_PATH_ENV, readEnv } from './config-env.reader';
 import { suggestKey } from './config-key.suggestion';
 import { drainConfigProblems } from './config-drain.check';
 import { oauthConfigProblems } from './config-oauth.check';
+import { alertsConfigProblems } from './config-alerts.check';
 import { FILE_ROOT_KEY, keyLabel, Problem, render } from './config-problem';
 import { GatewayConfig } from './gateway-config';
 
@@ -136,6 +137,7 @@ export function loadGatewayConfigWithSource(
   checkTlsFiles(shape.ok ? shape.config : merged, cwd, originOf, problems);
   if (shape.ok) problems.push(...oauthConfigProblems(shape.config.auth, originOf));
   if (shape.ok) problems.push(...drainConfigProblems(shape.config, originOf));
+  if (shape.ok) problems.push(...alertsConfigProblems(shape.config.alerts, env, originOf));
 
   if (problems.length > 0 || !shape.ok) {
     throw new ConfigValidationError(problems.map(render));

@@ -22,6 +22,7 @@ import {
   MetricsSchema,
   StateSchema,
 } from './config-governance.schema';
+import { AlertsSchema } from './config-alerts.schema';
 import { AuthSchema } from './config-auth.schema';
 import { MrtrSchema } from './config-mrtr.schema';
 import { TasksSchema } from './config-tasks.schema';
@@ -263,6 +264,9 @@ export class GatewayConfigSchema {
 
   @Section(() => MetricsSchema)
   metrics!: MetricsSchema;
+
+  @Section(() => AlertsSchema)
+  alerts!: AlertsSchema;
 }
 
 /** One schema violation; `path` is relative to `mcp_server`. */

@@ -38,3 +38,5 @@ export type LedgerConfig = GatewayConfig['ledger'];
 export type LoggingConfig = GatewayConfig['logging'];
 export type LimitsConfig = GatewayConfig['limits'];
 export type MetricsConfig = GatewayConfig['metrics'];
+export type AlertsConfig = GatewayConfig['alerts'];
+export type AlertWebhookConfig = AlertsConfig['webhooks'][number];

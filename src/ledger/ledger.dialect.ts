@@ -36,6 +36,8 @@ function openPool(connection: Extract<LedgerConnection, { driver: 'postgres' }>)
   pool.on('error', (err) =>
     new Logger('LedgerStore').warn({ msg: 'idle PostgreSQL client failed', error: err.message }),
   );
+  // pg-pool stops listening while a client is checked out; its query fails on its own, so the event only needs a listener.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

@@ -47,6 +47,11 @@ export class LedgerWriter {
     private readonly maxBatchRows: number = LEDGER_MAX_BATCH_ROWS,
   ) {}
 
+  /** True from a failed commit until one succeeds (read by the ledger_unwritable alert). */
+  get failing(): boolean {
+    return this.failingRows > 0;
+  }
+
   record(row: LedgerRow): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ row, resolve, reject });

@@ -28,6 +28,16 @@ export class McpMetrics {
     this.duration.observe({ method }, seconds);
   }
 
+  /** Requests counted since start by outcome; read by the error-rate alert per evaluation, never per request. */
+  async outcomeTotals(): Promise<Map<string, number>> {
+    const totals = new Map<string, number>();
+    for (const { labels, value } of (await this.requests.get()).values) {
+      const outcome = String(labels.outcome);
+      totals.set(outcome, (totals.get(outcome) ?? 0) + value);
+    }
+    return totals;
+  }
+
   recordRejected(code: number): void {
     this.requests.inc({ method: UNRESOLVED_METHOD, outcome: outcomeOfCode(code) });
   }
