@@ -15,7 +15,8 @@ import { AlertNotice, AlertStateTracker } from './alert-state.tracker';
 import { WebhookTarget } from './alert-webhook.resolver';
 import { ALERT_LIMITS, ALERT_WEBHOOKS } from './alerts.constants';
 import { AlertsMetrics } from './alerts.metrics';
-import { reasonOf, withDeadline } from './check-deadline';
+import { withDeadline } from '../common/with-deadline';
+import { reasonOf } from './check-failure.reason';
 import { BudgetCheck } from './checks/budget.check';
 import { ErrorRateCheck } from './checks/error-rate.check';
 import { LedgerUnwritableCheck } from './checks/ledger-unwritable.check';
@@ -148,7 +149,11 @@ export class AlertsEvaluator implements OnApplicationBootstrap, OnApplicationShu
   /** A check that fails or overruns its deadline cannot tell: its alerts stay as they were. */
   private async outcomeOf(check: AlertCheck, now: number): Promise<CheckOutcome> {
     try {
-      return await withDeadline(check.evaluate(now), ALERT_LIMITS.checkTimeoutMs, check.alert);
+      return await withDeadline(
+        () => check.evaluate(now),
+        ALERT_LIMITS.checkTimeoutMs,
+        check.alert,
+      );
     } catch (err) {
       if (!this.stopped) {
         this.logger.warn({

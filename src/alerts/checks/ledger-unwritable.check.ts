@@ -2,11 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
 import { LEDGER_STORE, LedgerStore } from '../../ledger/ledger-store';
-import { LEDGER_PING_TIMEOUT_MS } from '../../ledger/ledger.constants';
+import { HEALTH_CHECK_TIMEOUT_MS } from '../../health/health.constants';
 import { LedgerWriter } from '../../ledger/ledger.writer';
 import { AlertCheck, CheckOutcome } from '../alert-observation';
 import { ALERT_LIMITS } from '../alerts.constants';
-import { reasonOf, withDeadline } from '../check-deadline';
+import { withDeadline } from '../../common/with-deadline';
+import { reasonOf } from '../check-failure.reason';
 
 /**
  * The ledger cannot record calls: its store has a fault that lasts until a
@@ -55,7 +56,7 @@ export class LedgerUnwritableCheck implements AlertCheck {
       return `${newlyFailed} rows failed to commit since the last evaluation`;
     }
     try {
-      await withDeadline(this.store.ping(), LEDGER_PING_TIMEOUT_MS, 'ping');
+      await withDeadline(() => this.store.ping(), HEALTH_CHECK_TIMEOUT_MS, 'ping');
       return undefined;
     } catch (err) {
       return `ping failed: ${reasonOf(err, max)}`;

@@ -1,13 +1,12 @@
+import { HEALTH_CHECK_TIMEOUT_MS } from '../../health/health.constants';
 import { Inject, Injectable } from '@nestjs/common';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
 import { GovernanceRedis } from '../../governance/redis/governance-redis';
 import { AlertCheck, CheckOutcome } from '../alert-observation';
 import { ALERT_LIMITS } from '../alerts.constants';
-import { reasonOf, withDeadline } from '../check-deadline';
-
-/** Ping deadline; the connection's own command timeout is shorter, this only guards against a hang. */
-const REDIS_PING_TIMEOUT_MS = 2_000;
+import { withDeadline } from '../../common/with-deadline';
+import { reasonOf } from '../check-failure.reason';
 
 /**
  * With `state.driver: redis`: Redis is not connected or does not answer a
@@ -49,7 +48,7 @@ export class RedisDownCheck implements AlertCheck {
     if (!client) return undefined;
     if (!this.redis.ready) return `connection ${client.status}`;
     try {
-      await withDeadline(client.ping(), REDIS_PING_TIMEOUT_MS, 'ping');
+      await withDeadline(() => client.ping(), HEALTH_CHECK_TIMEOUT_MS, 'ping');
       return undefined;
     } catch (err) {
       return `ping failed: ${reasonOf(err, ALERT_LIMITS.maxReasonChars)}`;
