@@ -13,6 +13,7 @@ import { loadCapabilityModules } from './capabilities/capability-modules.loader'
 import { ToolsModule } from './tools/tools.module';
 import { ResourcesModule } from './resources/resources.module';
 import { MetricsModule } from './observability/metrics.module';
+import { TracingModule } from './observability/tracing/tracing.module';
 import { SessionModule } from './session/session.module';
 import { HttpTransportModule } from './transport/http/http-transport.module';
 import { StdioTransportModule } from './transport/stdio/stdio-transport.module';
@@ -31,6 +32,7 @@ export interface AppModuleOptions {
 /** Everything but the transport: the same graph serves HTTP, stdio and the CLI. */
 const CORE_MODULES = [
   MetricsModule,
+  TracingModule,
   SessionModule,
   JsonRpcModule,
   LifecycleModule,

@@ -8,6 +8,7 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
+  IsNumber,
   IsString,
   Max,
   Min,
@@ -201,6 +202,18 @@ class LoggingSchema {
   @Default('json')
   @IsIn(LOG_FORMATS)
   format!: LogFormat;
+
+  /** One `mcp request` line per request when it ends; false writes none of them. */
+  @Default(true)
+  @IsBoolean()
+  request_log!: boolean;
+
+  /** Share of successful requests that get their line; failed ones always do. */
+  @Default(1)
+  @Max(1)
+  @Min(0)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'must be a number from 0 to 1' })
+  request_log_success_sample_ratio!: number;
 }
 
 export class GatewayConfigSchema {

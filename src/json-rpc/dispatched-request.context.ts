@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { RequestAbort } from '../common/request-abort';
+import { newTraceId } from '../observability/tracing/traceparent';
 import { VerifiedToken } from '../governance/identity/oauth/verified-token';
 import { isAtOrAbove, LoggingLevel } from '../session/logging-level';
 import { McpSession } from '../session/mcp-session';
@@ -26,7 +26,6 @@ export class DispatchedRequestContext implements McpRequestContext {
   readonly transport: McpSession['transport'];
   readonly meta: Record<string, unknown>;
   readonly call: CallRecord = {};
-  readonly traceId: string;
   inputs?: InputRound;
   becomeTask?: () => Promise<never>;
 
@@ -38,13 +37,14 @@ export class DispatchedRequestContext implements McpRequestContext {
     /** The stream tied to the request (stdout, a POST's SSE body); undefined: the session's own. */
     private readonly sink: MessageSink | undefined,
     readonly token?: VerifiedToken,
+    /** The W3C trace id of the request's span (the dispatcher's); a fresh one otherwise. */
+    readonly traceId: string = newTraceId(),
   ) {
     this.method = message.method;
     this.requestId = 'id' in message ? message.id : undefined;
     this.clientId = session.clientId;
     this.transport = session.transport;
     this.meta = readMeta(message.params);
-    this.traceId = typeof this.meta.traceId === 'string' ? this.meta.traceId : randomUUID();
   }
 
   get stream(): MessageSink | undefined {

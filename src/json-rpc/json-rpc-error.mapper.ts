@@ -4,6 +4,7 @@ import { GATEWAY_CONFIG } from '../config/config.constants';
 import { GatewayConfig } from '../config/gateway-config';
 import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
+import { requestScope } from '../observability/request-scope';
 import { JsonRpcErrorObject } from './json-rpc.types';
 
 /** Status codes of Nest's built-in exceptions (thrown by pipes and guards) in JSON-RPC terms. */
@@ -17,6 +18,9 @@ const HTTP_TO_RPC: Partial<Record<number, ErrorCode>> = {
   [HttpStatus.REQUEST_TIMEOUT]: ErrorCode.Timeout,
 };
 
+/** Every mapped error has data of its own, made for it. */
+type MappedError = JsonRpcErrorObject & { data: Record<string, unknown> };
+
 /**
  * The single mapping from anything thrown to a JSON-RPC error object. Unknown
  * errors are logged with an incident id and answered without internals.
@@ -27,20 +31,27 @@ export class JsonRpcErrorMapper {
 
   constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
 
+  /** Inside a request, `data.traceId` is the request's trace id (the one its log lines carry). */
   toErrorObject(exception: unknown, context: { method?: string } = {}): JsonRpcErrorObject {
-    if (exception instanceof GatewayError) return this.fromGatewayError(exception);
-    if (exception instanceof HttpException) return this.fromHttpException(exception);
-    return this.fromUnknown(exception, context.method);
+    const error =
+      exception instanceof GatewayError
+        ? this.fromGatewayError(exception)
+        : exception instanceof HttpException
+          ? this.fromHttpException(exception)
+          : this.fromUnknown(exception, context.method);
+    const traceId = requestScope.current()?.traceId;
+    if (traceId !== undefined) error.data.traceId = traceId;
+    return error;
   }
 
-  private fromGatewayError(error: GatewayError): JsonRpcErrorObject {
+  private fromGatewayError(error: GatewayError): MappedError {
     const data: Record<string, unknown> = { ...error.data, retryable: error.retryable };
     if (error.retryAfter !== undefined) data.retry_after = error.retryAfter;
     if (this.config.dev_mode && error.stack) data.stack = error.stack;
     return { code: error.code, message: error.message, data };
   }
 
-  private fromHttpException(exception: HttpException): JsonRpcErrorObject {
+  private fromHttpException(exception: HttpException): MappedError {
     const code = HTTP_TO_RPC[exception.getStatus()] ?? ErrorCode.InternalError;
     const body = exception.getResponse();
     const details =
@@ -55,7 +66,7 @@ export class JsonRpcErrorMapper {
     return { code, message, data };
   }
 
-  private fromUnknown(exception: unknown, method?: string): JsonRpcErrorObject {
+  private fromUnknown(exception: unknown, method?: string): MappedError {
     const incidentId = randomUUID();
     const err = exception instanceof Error ? exception : new Error(String(exception));
     this.logger.error({

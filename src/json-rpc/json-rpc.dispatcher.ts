@@ -3,8 +3,15 @@ import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
 import { RequestCancelledError } from '../errors/request-cancelled.error';
 import { RequestAbort } from '../common/request-abort';
-import { McpMetrics } from '../observability/mcp.metrics';
+import { clipText, LOGGED_ID_MAX_CHARS } from '../logging/clipped-text';
+import { RequestLog } from '../logging/request-log';
+import { McpMetrics, UNRESOLVED_METHOD } from '../observability/mcp.metrics';
 import { outcomeOfCode } from '../observability/outcome';
+import { requestScope } from '../observability/request-scope';
+import { incomingParent } from '../observability/tracing/incoming-parent';
+import { requestSpanAttributes } from '../observability/tracing/request-span.attributes';
+import { RequestSpan, RequestTracer } from '../observability/tracing/request-tracer';
+import { newTraceId } from '../observability/tracing/traceparent';
 import { McpSession } from '../session/mcp-session';
 import { MessageSink } from '../session/message-sink';
 import { ArgumentLimitsService } from './argument-limits.service';
@@ -17,7 +24,9 @@ import { failure, invalidRequest, success } from './json-rpc.responses';
 import {
   InboundEntry,
   InboundFrame,
+  JsonRpcFailure,
   JsonRpcNotification,
+  JsonRpcParams,
   JsonRpcRequest,
   JsonRpcResponse,
 } from './json-rpc.types';
@@ -29,6 +38,14 @@ import { McpRequestContext } from './mcp-request-context';
 import { ModernResultShaper } from './modern-result.shaper';
 import { InputRounds } from './mrtr/input-rounds.service';
 import { allowsBatching, isModernVersion } from './protocol-version';
+import {
+  endOfFailure,
+  FAILED,
+  NO_ATTRIBUTES,
+  scopeOf,
+  SUCCEEDED,
+  withTraceId,
+} from './request-trace';
 
 /** Methods of the handshake revisions that 2026-07-28 removed: unknown to a stateless request. */
 const REMOVED_IN_2026 = new Set([
@@ -49,6 +66,8 @@ export interface InboundContext {
   responseHeaders?: Record<string, string>;
   /** The OAuth caller's validated token (identity, scopes) when the frame came with one. */
   token?: VerifiedToken;
+  /** The HTTP `traceparent` header; a message's own `params._meta.traceparent` wins over it. */
+  traceparent?: string;
 }
 
 export type DispatchResult = JsonRpcResponse | JsonRpcResponse[] | undefined;
@@ -71,6 +90,8 @@ export class JsonRpcDispatcher {
     private readonly batchLimits: BatchLimitsService,
     private readonly modern: ModernResultShaper,
     private readonly inputRounds: InputRounds,
+    private readonly tracer: RequestTracer,
+    private readonly requestLog: RequestLog,
   ) {}
 
   dispatchFrame(raw: string | Buffer, inbound: InboundContext): Promise<DispatchResult> {
@@ -88,7 +109,7 @@ export class JsonRpcDispatcher {
     switch (frame.kind) {
       case 'unparseable':
         this.metrics.recordRejected(frame.response.error.code);
-        return Promise.resolve(frame.response);
+        return Promise.resolve(this.refuse(frame.response, inbound.traceparent, inbound.session));
       case 'single':
         return this.dispatchEntry(frame.entry, inbound);
       case 'batch':
@@ -106,18 +127,23 @@ export class JsonRpcDispatcher {
   ): Promise<DispatchResult> {
     const version = inbound.session.protocolVersion;
     if (!allowsBatching(version)) {
-      return invalidRequest(
-        null,
-        `JSON-RPC batches are not supported in protocol version ${version}`,
+      return this.refuse(
+        invalidRequest(null, `JSON-RPC batches are not supported in protocol version ${version}`),
+        inbound.traceparent,
+        inbound.session,
       );
     }
     const tooLong = this.batchLimits.refuseLength(entries);
-    if (tooLong) return tooLong;
+    if (tooLong) return this.refuse(tooLong, inbound.traceparent, inbound.session);
     const results = await Promise.all(
       entries.map((entry) =>
         entry.kind === 'request' && entry.message.method === 'initialize'
           ? Promise.resolve(
-              invalidRequest(entry.message.id, 'initialize must not be part of a batch'),
+              this.refuse(
+                invalidRequest(entry.message.id, 'initialize must not be part of a batch'),
+                inbound.traceparent,
+                inbound.session,
+              ),
             )
           : this.dispatchEntry(entry, inbound),
       ),
@@ -133,7 +159,7 @@ export class JsonRpcDispatcher {
     switch (entry.kind) {
       case 'invalid':
         this.metrics.recordRejected(entry.response.error.code);
-        return Promise.resolve(entry.response);
+        return Promise.resolve(this.refuse(entry.response, inbound.traceparent, inbound.session));
       case 'response':
         if (!inbound.session.resolveResponse(entry.message)) {
           this.logger.debug({ msg: 'response to no pending request', id: entry.message.id });
@@ -146,56 +172,94 @@ export class JsonRpcDispatcher {
     }
   }
 
+  /**
+   * Every request runs under its span (a child of the trace its caller
+   * named) and its request scope, so that each log line written while it is
+   * served, and its ledger row and error answer, carry its trace id.
+   */
   private dispatchRequest(
     request: JsonRpcRequest,
     inbound: InboundContext,
   ): Promise<JsonRpcResponse | undefined> {
     const { session } = inbound;
-    const entry = this.registry.get(request.method);
-    if (
-      !entry ||
-      (isModernVersion(session.protocolVersion) && REMOVED_IN_2026.has(request.method))
-    ) {
-      this.metrics.recordRejected(ErrorCode.MethodNotFound);
-      return Promise.resolve(this.fail(request, GatewayError.methodNotFound(request.method)));
-    }
-    if (!session.initialized && !entry.options.beforeInitialize) {
-      return this.afterHandshake(entry, request, inbound);
-    }
-    const work = this.invoke(entry, request, inbound);
+    const found = this.registry.get(request.method);
+    const entry =
+      found && !(isModernVersion(session.protocolVersion) && REMOVED_IN_2026.has(request.method))
+        ? found
+        : undefined;
+    const work = this.tracer.traceRequest(
+      entry ? request.method : UNRESOLVED_METHOD,
+      incomingParent(request.params, inbound.traceparent),
+      NO_ATTRIBUTES,
+      (span) =>
+        requestScope.run(scopeOf(request, session, span), () =>
+          this.serve(entry, request, inbound, span),
+        ),
+    );
     if (request.method === 'initialize') session.handshake = work.then(() => undefined);
     return work;
   }
 
-  /** A request pipelined right behind initialize (stdio clients do this) waits for the handshake. */
-  private async afterHandshake(
-    entry: McpMethodEntry,
+  /** One request, inside its span and scope: its answer, ledger row, log line and span attributes. */
+  private async serve(
+    entry: McpMethodEntry | undefined,
     request: JsonRpcRequest,
     inbound: InboundContext,
+    span: RequestSpan,
   ): Promise<JsonRpcResponse | undefined> {
-    await inbound.session.handshake;
-    if (!inbound.session.initialized) {
+    const started = performance.now();
+    const { session } = inbound;
+    let context: DispatchedRequestContext | undefined;
+    let response: JsonRpcResponse | undefined;
+    if (!entry) {
+      this.metrics.recordRejected(ErrorCode.MethodNotFound);
+      response = this.fail(request, GatewayError.methodNotFound(request.method));
+    } else if (
+      !session.initialized &&
+      !entry.options.beforeInitialize &&
+      !(await this.afterHandshake(session))
+    ) {
       this.metrics.recordRejected(ErrorCode.InvalidRequest);
-      return invalidRequest(
-        request.id,
-        `session is not initialized: send initialize before ${request.method}`,
-      );
+      response = this.fail(request, notInitialized(request.method));
+    } else {
+      const startedAt = Date.now();
+      const abort = session.beginRequest(request.id);
+      context = this.createContext(request, inbound, abort, span.traceId);
+      response = await this.run(entry, request, context);
+      // A call that became a task is recorded when the task ends (TaskRunner).
+      if (entry.options.audited && context.call.taskId === undefined) {
+        response = await this.audit(request, context, response, startedAt);
+      }
     }
-    return this.invoke(entry, request, inbound);
+    const durationMs = performance.now() - started;
+    this.requestLog.ended({
+      request,
+      session,
+      context,
+      response,
+      traceId: span.traceId,
+      durationMs,
+      loggableParams: context?.call.argumentsOverLimit ? undefined : entry?.options.limitedParams,
+    });
+    if (span.sampled)
+      span.setAttributes(requestSpanAttributes(request, session, context, response));
+    span.end(response && 'error' in response ? endOfFailure(response.error) : SUCCEEDED);
+    return response;
   }
 
-  private async invoke(
-    entry: McpMethodEntry,
+  /** A request pipelined right behind initialize (stdio clients do this) waits for the handshake. */
+  private async afterHandshake(session: McpSession): Promise<boolean> {
+    await session.handshake;
+    return session.initialized;
+  }
+
+  /** Serialized now, so that the ledger records what the client gets (and its size). */
+  private async audit(
     request: JsonRpcRequest,
-    inbound: InboundContext,
+    context: McpRequestContext,
+    answer: JsonRpcResponse | undefined,
+    startedAt: number,
   ): Promise<JsonRpcResponse | undefined> {
-    const startedAt = Date.now();
-    const abort = inbound.session.beginRequest(request.id);
-    const context = this.createContext(request, inbound, abort);
-    const answer = await this.run(entry, request, context);
-    // A call that became a task is recorded when the task ends (TaskRunner).
-    if (!entry.options.audited || context.call.taskId !== undefined) return answer;
-    // Serialized now, so the ledger records what the client gets (and its size).
     const prepared = answer === undefined ? undefined : prepareResponse(answer);
     const response = prepared?.response;
     try {
@@ -242,7 +306,10 @@ export class JsonRpcDispatcher {
       } else {
         response =
           result instanceof RpcErrorReply
-            ? failure(request.id, result.error.code, result.error.message, result.error.data)
+            ? withTraceId(
+                failure(request.id, result.error.code, result.error.message, result.error.data),
+                context.traceId,
+              )
             : success(request.id, result ?? {});
       }
     } catch (err) {
@@ -264,16 +331,40 @@ export class JsonRpcDispatcher {
     return response;
   }
 
-  private async dispatchNotification(
+  /**
+   * A notification runs under a span and scope of its own like a request
+   * (its log lines correlate), but gets no request line: nothing answers it.
+   */
+  private dispatchNotification(
     notification: JsonRpcNotification,
     inbound: InboundContext,
   ): Promise<void> {
     const entry = this.registry.get(notification.method);
     if (!entry) {
-      this.logger.debug({ msg: 'notification ignored', method: notification.method });
-      return;
+      this.logger.debug({
+        msg: 'notification ignored',
+        method: clipText(notification.method, LOGGED_ID_MAX_CHARS),
+      });
+      return Promise.resolve();
     }
-    const context = this.createContext(notification, inbound, new RequestAbort());
+    return this.tracer.traceRequest(
+      notification.method,
+      incomingParent(notification.params, inbound.traceparent),
+      NO_ATTRIBUTES,
+      (span) =>
+        requestScope.run(scopeOf(notification, inbound.session, span), () =>
+          this.notify(entry, notification, inbound, span),
+        ),
+    );
+  }
+
+  private async notify(
+    entry: McpMethodEntry,
+    notification: JsonRpcNotification,
+    inbound: InboundContext,
+    span: RequestSpan,
+  ): Promise<void> {
+    const context = this.createContext(notification, inbound, new RequestAbort(), span.traceId);
     const result = await entry
       .invoke(notification.params ?? {}, context)
       .catch((err: unknown) => err);
@@ -283,7 +374,28 @@ export class JsonRpcDispatcher {
         method: notification.method,
         error: describe(result),
       });
+      span.end(result instanceof RpcErrorReply ? endOfFailure(result.error) : FAILED);
+    } else {
+      span.end(SUCCEEDED);
     }
+  }
+
+  /**
+   * An answer made before any method ran (unparseable, invalid, a refused
+   * batch; transports refuse some frames themselves): logged like a request,
+   * with a trace id (the caller's when its header named one) that its error
+   * data carries too.
+   */
+  refuse(
+    response: JsonRpcFailure,
+    traceparent: string | undefined,
+    session?: McpSession,
+    params?: JsonRpcParams,
+  ): JsonRpcFailure {
+    const traceId = incomingParent(params, traceparent)?.traceId ?? newTraceId();
+    const refused = withTraceId(response, traceId);
+    this.requestLog.refused({ response: refused, session, traceId });
+    return refused;
   }
 
   private fail(request: JsonRpcRequest, err: unknown): JsonRpcResponse {
@@ -295,10 +407,26 @@ export class JsonRpcDispatcher {
     message: JsonRpcRequest | JsonRpcNotification,
     inbound: InboundContext,
     abort: RequestAbort,
-  ): McpRequestContext {
+    traceId: string,
+  ): DispatchedRequestContext {
     const { session, sink, responseHeaders, token } = inbound;
-    return new DispatchedRequestContext(message, session, abort, responseHeaders, sink, token);
+    return new DispatchedRequestContext(
+      message,
+      session,
+      abort,
+      responseHeaders,
+      sink,
+      token,
+      traceId,
+    );
   }
+}
+
+/** A request pipelined behind an initialize that failed. */
+function notInitialized(method: string): GatewayError {
+  return GatewayError.invalidRequest(
+    `Invalid Request: session is not initialized: send initialize before ${method}`,
+  );
 }
 
 function describe(value: unknown): unknown {

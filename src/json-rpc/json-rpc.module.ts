@@ -9,6 +9,7 @@ import { JsonRpcDispatcher } from './json-rpc.dispatcher';
 import { McpMethodRegistry } from './mcp-method.registry';
 import { ModernResultShaper } from './modern-result.shaper';
 import { InputRounds } from './mrtr/input-rounds.service';
+import { RequestLog } from '../logging/request-log';
 
 /**
  * Global so that the exception filter bound by @McpMethod() resolves its
@@ -27,6 +28,7 @@ import { InputRounds } from './mrtr/input-rounds.service';
     AuditTrail,
     ModernResultShaper,
     InputRounds,
+    RequestLog,
   ],
   exports: [
     McpMethodRegistry,

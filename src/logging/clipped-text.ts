@@ -14,3 +14,15 @@ export function clippedJson(value: unknown, max: number): { text: string; fullLe
   const text = JSON.stringify(value) ?? '';
   return text.length <= max ? { text } : { text: clipText(text, max), fullLength: text.length };
 }
+
+/** Request ids and methods as a client sent them, in every line of the request. */
+export const LOGGED_ID_MAX_CHARS = 128;
+/** A tool, prompt or resource name (or URI) a client asked for. */
+export const LOGGED_NAME_MAX_CHARS = 256;
+/** A request's redacted arguments, at debug. */
+export const LOGGED_ARGUMENTS_MAX_CHARS = 2048;
+
+/** A JSON-RPC id as log lines carry it: text, cut to LOGGED_ID_MAX_CHARS. */
+export function loggedId(id: string | number): string {
+  return typeof id === 'string' ? clipText(id, LOGGED_ID_MAX_CHARS) : String(id);
+}

@@ -1,4 +1,15 @@
+import { requestScope, RequestScope } from '../observability/request-scope';
 import { GatewayLogger } from './gateway-logger';
+
+const SCOPE: RequestScope = {
+  requestId: '7',
+  traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+  spanId: '00f067aa0ba902b7',
+  sampled: false,
+  method: 'tools/call',
+  clientId: 'c1',
+  sessionId: 's1',
+};
 
 /** A logger writing into an array, one parsed JSON object per line. */
 function capture(level: 'info' | 'debug' = 'info') {
@@ -111,5 +122,70 @@ describe('GatewayLogger', () => {
     );
     logger.warn({ msg: 'slow', ms: 12 }, 'Ctx');
     expect(lines).toEqual([expect.stringMatching(/^\S+Z WARN \[Ctx\] slow \{"ms":12\}\n$/)]);
+  });
+
+  describe('inside a request', () => {
+    it("appends the request's ids to every line, after its own fields", async () => {
+      const { logger, lines } = capture();
+      await requestScope.run(SCOPE, async () => {
+        await Promise.resolve();
+        logger.log({ msg: 'deep inside', stage: 'x' }, 'Governance');
+      });
+      expect(Object.keys(JSON.parse(lines[0]) as object)).toEqual([
+        'level',
+        'time',
+        'pid',
+        'context',
+        'msg',
+        'stage',
+        'requestId',
+        'traceId',
+        'spanId',
+        'sessionId',
+        'clientId',
+      ]);
+      expect(JSON.parse(lines[0])).toMatchObject({
+        requestId: '7',
+        traceId: SCOPE.traceId,
+        spanId: SCOPE.spanId,
+        sessionId: 's1',
+        clientId: 'c1',
+      });
+    });
+
+    it('never overwrites an id the line names itself', () => {
+      const { logger, parsed } = capture();
+      requestScope.run(SCOPE, () => logger.warn({ msg: 'other', requestId: 'upstream-9' }, 'Ctx'));
+      expect(parsed()[0]).toMatchObject({ requestId: 'upstream-9', traceId: SCOPE.traceId });
+    });
+
+    it("leaves the writer's own object as it was", () => {
+      const { logger, parsed } = capture();
+      const kept = { msg: 'kept', stage: 'x' };
+      requestScope.run(SCOPE, () => logger.log(kept, 'Ctx'));
+      logger.log(kept, 'Ctx');
+      expect(kept).toEqual({ msg: 'kept', stage: 'x' });
+      expect(parsed()[0].traceId).toBe(SCOPE.traceId);
+      expect(parsed()[1]).not.toHaveProperty('traceId');
+    });
+
+    it('adds nothing outside a request', () => {
+      const { logger, parsed } = capture();
+      requestScope.run(SCOPE, () => undefined);
+      logger.log({ msg: 'startup' }, 'Ctx');
+      expect(parsed()[0]).not.toHaveProperty('traceId');
+      expect(parsed()[0]).not.toHaveProperty('requestId');
+    });
+
+    it('keeps the ids of concurrent requests apart', async () => {
+      const { logger, parsed } = capture();
+      const serve = (requestId: string, traceId: string) =>
+        requestScope.run({ ...SCOPE, requestId, traceId }, async () => {
+          await new Promise((resolve) => setImmediate(resolve));
+          logger.log({ msg: requestId }, 'Ctx');
+        });
+      await Promise.all([serve('a', 'a'.repeat(32)), serve('b', 'b'.repeat(32))]);
+      for (const line of parsed()) expect(line.traceId).toBe(String(line.msg).repeat(32));
+    });
   });
 });

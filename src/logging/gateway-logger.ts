@@ -1,12 +1,14 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger as Pino } from 'pino';
 import { LoggingConfig } from '../config/gateway-config';
+import { appendRequestIds, requestIds } from './request-ids.mixin';
 
 type Level = 'debug' | 'info' | 'warn' | 'error' | 'trace';
 
 /**
  * Nest's logger backed by pino, writing to stderr only: in stdio mode stdout
- * belongs to the protocol, so no log line may ever reach it.
+ * belongs to the protocol, so no log line may ever reach it. A line written
+ * while serving a request carries that request's ids (request-ids.mixin.ts).
  */
 export class GatewayLogger implements LoggerService {
   private readonly pino: Pino;
@@ -25,6 +27,8 @@ export class GatewayLogger implements LoggerService {
         level: config.level,
         base: { pid: process.pid },
         timestamp: pino.stdTimeFunctions.isoTime,
+        mixin: requestIds,
+        mixinMergeStrategy: appendRequestIds,
       },
       config.format === 'pretty' ? prettyStream(destination) : destination,
     );
@@ -81,11 +85,22 @@ export class GatewayLogger implements LoggerService {
 function recordOf(message: unknown, details: unknown[]): Record<string, unknown> {
   const extra = details.length > 0 ? { details } : {};
   if (message instanceof Error) return { msg: message.message, ...extra, err: message };
+  // Most lines already start with their msg: they go out as they are (never changed by pino).
+  if (details.length === 0 && startsWithMsg(message)) return message;
   if (typeof message === 'object' && message !== null) {
     const { msg, ...data } = message as Record<string, unknown>;
     return { msg: typeof msg === 'string' ? msg : '', ...extra, ...data };
   }
   return { msg: String(message), ...extra };
+}
+
+/** A plain record whose first key is a string msg: already in the shape of a line. */
+function startsWithMsg(message: unknown): message is Record<string, unknown> {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return false;
+  for (const key in message) {
+    return key === 'msg' && typeof (message as { msg: unknown }).msg === 'string';
+  }
+  return false;
 }
 
 /** A one-line human format for terminals; JSON stays the default for machines. */

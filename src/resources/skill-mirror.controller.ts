@@ -7,6 +7,7 @@ import { isFailure, JsonRpcResponse } from '../json-rpc/json-rpc.types';
 import { LATEST_PROTOCOL_VERSION } from '../json-rpc/protocol-version';
 import { SessionRegistry } from '../session/session.registry';
 import { ClientIdentityResolver } from '../governance/identity/client-identity.resolver';
+import { traceparentOf } from '../transport/http/http-headers';
 import { sendHttpError } from '../transport/http/http-reply';
 import { CallerIdentity } from '../governance/identity/caller-identity';
 import { CallScopeCheck } from '../governance/identity/oauth/call-scope.check';
@@ -67,7 +68,7 @@ export class SkillMirrorController {
       caller,
     );
     if (scopeRefusal) return sendIdentityRefusal(req, res, scopeRefusal);
-    const full = await this.readThroughGateway(caller, request);
+    const full = await this.readThroughGateway(caller, request, traceparentOf(req));
     if (isFailure(full))
       return sendHttpError(
         res,
@@ -112,6 +113,7 @@ export class SkillMirrorController {
   private async readThroughGateway(
     caller: CallerIdentity,
     params: Record<string, unknown>,
+    traceparent: string | undefined,
   ): Promise<JsonRpcResponse> {
     // Not capped by limits.sessions_*: it ends with this request and stores nothing of the client's.
     const session = this.sessions.create('streamable-http', caller.clientId, { capped: false });
@@ -122,6 +124,7 @@ export class SkillMirrorController {
       return (await this.dispatcher.dispatchFrame(body, {
         session,
         token: caller.token,
+        traceparent,
       })) as JsonRpcResponse;
     } finally {
       this.sessions.remove(session.id);

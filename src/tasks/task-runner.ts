@@ -22,6 +22,7 @@ import { TaskEvents } from './task-events';
 import { TaskQuestions } from './task-questions';
 import { TaskRecord } from './task-record';
 import { TaskRunContext } from './task-run.context';
+import { inTaskScope } from './task-run.scope';
 import { TaskStore } from './task.store';
 import { isTerminal, TASK_RECHECK_MS, TaskStatus } from './tasks.constants';
 import { TasksMetrics } from './tasks.metrics';
@@ -108,6 +109,10 @@ export class TaskRunner {
     );
     if (task === undefined || isTerminal(task.status) || this.endingInProgress(task, now)) return;
     if (task.attempts === 1) this.metrics.queueWait(now - task.createdAt);
+    await inTaskScope(task, () => this.runOnce(task));
+  }
+
+  private async runOnce(task: TaskRecord): Promise<void> {
     if (task.attempts > this.config.tasks.max_attempts) return this.interrupted(task);
     if (task.cancelRequested)
       return this.end(task, new TaskRunContext(task, NO_CHANNEL), CANCELLED);

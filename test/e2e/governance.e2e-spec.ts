@@ -156,12 +156,12 @@ describe.each<TransportName>(['http', 'stdio'])('governance over %s', (transport
     expect(hidden).toEqual({
       code: -32001,
       message: 'Tool not found: gov_secret',
-      data: { tool: 'gov_secret', retryable: false },
+      data: { tool: 'gov_secret', retryable: false, traceId: expect.any(String) },
     });
     expect(unknown).toEqual({
       code: -32001,
       message: 'Tool not found: gov_nonexistent',
-      data: { tool: 'gov_nonexistent', retryable: false },
+      data: { tool: 'gov_nonexistent', retryable: false, traceId: expect.any(String) },
     });
     expect(await alpha.counts()).toEqual(before);
   });

@@ -168,7 +168,7 @@ describe('tasks admin API', () => {
       error: null,
       createdAt: created.createdAt,
     });
-    expect(entry.traceId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(entry.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(entry.runner).toMatch(/:\d+$/);
     for (const time of [entry.createdAt, entry.startedAt, entry.finishedAt]) {
       expect(time).toMatch(ISO);

@@ -16,6 +16,8 @@ import { killAllGateways } from '../support/tracked-gateways';
 
 const SECRET = 'secret internal detail';
 const INCIDENT = /incident [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+/** Every error of a request carries its W3C trace id (the one in its log lines and ledger row). */
+const TRACE_ID = expect.stringMatching(/^[0-9a-f]{32}$/) as unknown;
 
 interface ErrorRow {
   title: string;
@@ -263,7 +265,9 @@ describe.each(TRANSPORTS)('JSON-RPC errors over %s', (transport) => {
       if (transport === 'http') expect(reply.status).toBe(row.httpStatus);
       const error = expectRpcError(reply, row.code, row.id);
       if (row.message) expect(error.message).toMatch(row.message);
-      expect(error.data).toEqual(expect.objectContaining({ retryable: expect.any(Boolean) }));
+      expect(error.data).toEqual(
+        expect.objectContaining({ retryable: expect.any(Boolean), traceId: TRACE_ID }),
+      );
       expect(error.data).not.toHaveProperty('stack');
     });
 
@@ -286,7 +290,12 @@ describe.each(TRANSPORTS)('JSON-RPC errors over %s', (transport) => {
     it('logging/setLevel with a bad level -> -32602 naming the field', async () => {
       const reply = await rpc.send(req('lvl', 'logging/setLevel', { level: 'loud' }));
       const error = expectRpcError(reply, -32602, 'lvl');
-      expect(error.data).toEqual({ field: 'level', received: 'loud', retryable: false });
+      expect(error.data).toEqual({
+        field: 'level',
+        received: 'loud',
+        retryable: false,
+        traceId: TRACE_ID,
+      });
       expect(error.message).toMatch(/debug, info, notice, warning, error/);
       expectRpcResult(
         await rpc.send(req('lvl-ok', 'logging/setLevel', { level: 'debug' })),
@@ -300,13 +309,13 @@ describe.each(TRANSPORTS)('JSON-RPC errors over %s', (transport) => {
       );
       const error = expectRpcError(reply, -32003, 'g');
       expect(error.message).toBe('quota exceeded');
-      expect(error.data).toEqual({ retryable: false, retry_after: 42 });
+      expect(error.data).toEqual({ retryable: false, retry_after: 42, traceId: TRACE_ID });
     });
 
     it('-32004 is retryable', async () => {
       const reply = await rpc.send(req(14, 'fixture/raise', { code: -32004 }));
       const error = expectRpcError(reply, -32004, 14);
-      expect(error.data).toEqual({ retryable: true });
+      expect(error.data).toEqual({ retryable: true, traceId: TRACE_ID });
     });
 
     it('an unexpected error -> -32603 with an incident id and no internals', async () => {
@@ -315,7 +324,11 @@ describe.each(TRANSPORTS)('JSON-RPC errors over %s', (transport) => {
       expect(error.message).toMatch(INCIDENT);
       expect(error.message).not.toContain(SECRET);
       expect(reply.raw).not.toContain(SECRET);
-      expect(error.data).toEqual({ retryable: true, incident_id: expect.any(String) });
+      expect(error.data).toEqual({
+        retryable: true,
+        incident_id: expect.any(String),
+        traceId: TRACE_ID,
+      });
       expect(error.message).toContain(error.data?.incident_id as string);
       expect(error.data).not.toHaveProperty('stack');
     });

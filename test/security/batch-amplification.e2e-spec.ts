@@ -86,7 +86,12 @@ describe('batch amplification (issue #21, finding 3) over HTTP', () => {
       error: {
         code: -32600,
         message: `Invalid Request: a batch of ${MAX_REQUESTS + 1} messages exceeds limits.batch_max_requests (${MAX_REQUESTS})`,
-        data: { limit: 'limits.batch_max_requests', max: MAX_REQUESTS, retryable: false },
+        data: {
+          limit: 'limits.batch_max_requests',
+          max: MAX_REQUESTS,
+          retryable: false,
+          traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
+        },
       },
     });
     expect(await refusals('batch_max_requests')).toBe(before + 1);

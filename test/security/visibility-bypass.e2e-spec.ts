@@ -155,7 +155,12 @@ describe.each<Kind>(KINDS)('visibility side doors over %s', (kind) => {
     expect({ code: hidden.code, message: hidden.message, data: hidden.data }).toEqual({
       code: missing.code,
       message: missing.message.replace('no_such_prompt', ORDER_PROMPT),
-      data: { ...(missing.data as object), prompt: ORDER_PROMPT },
+      // Each request has a trace id of its own; nothing else tells them apart.
+      data: {
+        ...(missing.data as object),
+        prompt: ORDER_PROMPT,
+        traceId: (hidden.data as { traceId?: unknown }).traceId,
+      },
     });
     expect(JSON.stringify(hidden)).not.toContain(ORDER_EMAIL);
 

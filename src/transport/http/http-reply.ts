@@ -3,6 +3,7 @@ import { failure } from '../../json-rpc/json-rpc.responses';
 import { serializeOutbound } from '../../json-rpc/json-rpc.serializer';
 import { JsonRpcMessage } from '../../json-rpc/json-rpc.types';
 import { ErrorCode } from '../../errors/error-code';
+import { logHttpRefusal } from './http-refusal.log';
 
 /**
  * JSON bodies go out as application/json with an exact byte length, written
@@ -21,12 +22,13 @@ export function sendJson(
   res.end(res.req.method === 'HEAD' ? undefined : payload);
 }
 
-/** An HTTP-level refusal that still carries a JSON-RPC error body (clients parse either). */
+/** An HTTP-level refusal that still carries a JSON-RPC error body (clients parse either); logged. */
 export function sendHttpError(
   res: ServerResponse,
   status: number,
   message: string,
   code: number = ErrorCode.InvalidRequest,
 ): void {
+  logHttpRefusal(res, status, code, message);
   sendJson(res, status, failure(null, code, message, { retryable: false, http_status: status }));
 }

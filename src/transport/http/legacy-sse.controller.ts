@@ -3,6 +3,7 @@ import { Request, Response } from 'express';
 import { JsonRpcDispatcher } from '../../json-rpc/json-rpc.dispatcher';
 import { parseFrame } from '../../json-rpc/json-rpc.parser';
 import { SessionRegistry } from '../../session/session.registry';
+import { traceparentOf } from './http-headers';
 import { sendJson } from './http-reply';
 import { CallScopeCheck } from '../../governance/identity/oauth/call-scope.check';
 import { sendIdentityRefusal } from './identity-refusal';
@@ -63,13 +64,16 @@ export class LegacySseController {
     if (!found) return;
     const { session, caller } = found;
     const frame = parseFrame(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
-    if (frame.kind === 'unparseable') return sendJson(res, 400, frame.response);
+    const traceparent = traceparentOf(req);
+    if (frame.kind === 'unparseable') {
+      return sendJson(res, 400, this.dispatcher.refuse(frame.response, traceparent, session));
+    }
     // Answers travel on the stream, so a scope refusal is the one thing this POST can still say.
     const scopeRefusal = this.scopes.refusal(frame, caller);
     if (scopeRefusal) return sendIdentityRefusal(req, res, scopeRefusal);
     res.status(202).set('Content-Type', 'text/plain').send('Accepted');
     void this.dispatcher
-      .dispatchParsed(frame, { session, token: caller?.token })
+      .dispatchParsed(frame, { session, token: caller?.token, traceparent })
       .then((result) => {
         if (result !== undefined) session.sendOnStream(result);
       })

@@ -2,6 +2,7 @@ import { ServerResponse } from 'node:http';
 import { GatewayError } from '../../errors/gateway.error';
 import { failure } from '../../json-rpc/json-rpc.responses';
 import { JsonRpcId } from '../../json-rpc/json-rpc.types';
+import { logHttpRefusal } from './http-refusal.log';
 import { sendJson } from './http-reply';
 
 /** A client over its own cap should slow down (429); a full replica is unavailable (503). */
@@ -28,5 +29,6 @@ export function sendLimitRefusal(
     retryable: error.retryable,
     http_status: status,
   };
+  logHttpRefusal(res, status, error.code, error.message);
   sendJson(res, status, failure(id, error.code, error.message, data));
 }

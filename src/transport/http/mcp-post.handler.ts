@@ -7,7 +7,7 @@ import { InboundEntry, InboundFrame, isFailure, JsonRpcId } from '../../json-rpc
 import { McpSession } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
 import { CallScopeCheck } from '../../governance/identity/oauth/call-scope.check';
-import { acceptsEventStream } from './http-headers';
+import { acceptsEventStream, traceparentOf } from './http-headers';
 import { sendIdentityRefusal } from './identity-refusal';
 import { sendJson } from './http-reply';
 import { HttpSessionLookup } from './http-session.lookup';
@@ -41,7 +41,10 @@ export class McpPostHandler {
     const frame = parseFrame(rawBodyOf(req));
     if (isStatelessFrame(req, frame)) return this.stateless.handle(req, res, frame);
     if (!this.lookup.checkProtocolVersion(req, res)) return;
-    if (frame.kind === 'unparseable') return sendJson(res, 400, frame.response);
+    const traceparent = traceparentOf(req);
+    if (frame.kind === 'unparseable') {
+      return sendJson(res, 400, this.dispatcher.refuse(frame.response, traceparent));
+    }
 
     const initializeId = initializeRequestId(frame);
     const initializing = initializeId !== undefined;
@@ -70,7 +73,7 @@ export class McpPostHandler {
     if (!expectsAnswer(frame, session)) {
       // Notifications and responses only: acknowledge, then process.
       sink.finish(undefined);
-      await this.dispatcher.dispatchParsed(frame, { session, token });
+      await this.dispatcher.dispatchParsed(frame, { session, token, traceparent });
       return;
     }
     const result = await this.dispatcher.dispatchParsed(frame, {
@@ -78,6 +81,7 @@ export class McpPostHandler {
       sink,
       token,
       responseHeaders: liveHeaders(res),
+      traceparent,
     });
     if (initializing && (result === undefined || Array.isArray(result) || isFailure(result))) {
       // A failed handshake leaves no half-made session behind.

@@ -12,6 +12,7 @@ import { JsonRpcErrorMapper } from '../../json-rpc/json-rpc-error.mapper';
 import { failure, invalidRequest } from '../../json-rpc/json-rpc.responses';
 import {
   InboundFrame,
+  JsonRpcFailure,
   JsonRpcId,
   JsonRpcNotification,
   JsonRpcRequest,
@@ -28,7 +29,12 @@ import { McpSession } from '../../session/mcp-session';
 import { ToolRegistry } from '../../tools/tool.registry';
 import { VisibilityPolicy } from '../../governance/visibility/visibility.policy';
 import { checkParamHeaders } from './param-headers.check';
-import { acceptsEventStream, headerValue, PROTOCOL_VERSION_HEADER } from './http-headers';
+import {
+  acceptsEventStream,
+  headerValue,
+  PROTOCOL_VERSION_HEADER,
+  traceparentOf,
+} from './http-headers';
 import { sendJson } from './http-reply';
 import { identifyOrRefuse, sendIdentityRefusal } from './identity-refusal';
 import { liveHeaders } from './live-headers';
@@ -81,7 +87,8 @@ export class StatelessPostHandler {
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse, frame: InboundFrame): Promise<void> {
-    const message = this.singleMessage(frame, res);
+    const traceparent = traceparentOf(req);
+    const message = this.singleMessage(frame, res, traceparent);
     if (message === undefined) return;
     const id: JsonRpcId | null = 'id' in message ? message.id : null;
     let meta: RequestMeta;
@@ -94,7 +101,12 @@ export class StatelessPostHandler {
     } catch (err) {
       if (!(err instanceof GatewayError)) throw err;
       const error = this.errors.toErrorObject(err);
-      return sendJson(res, 400, failure(id, error.code, error.message, error.data));
+      return this.refuse(
+        res,
+        failure(id, error.code, error.message, error.data),
+        traceparent,
+        message,
+      );
     }
 
     const caller = await identifyOrRefuse(this.identity, req, res);
@@ -105,7 +117,7 @@ export class StatelessPostHandler {
       if ('id' in message) this.checkToolParamHeaders(req, message, caller.clientId);
     } catch (err) {
       if (!(err instanceof GatewayError)) throw err;
-      return sendJson(res, 400, failure(id, err.code, err.message));
+      return this.refuse(res, failure(id, err.code, err.message), traceparent, message);
     }
 
     const session = requestScopedSession(caller.clientId, sessionOwnerOf(caller), meta);
@@ -123,7 +135,7 @@ export class StatelessPostHandler {
       if (id === null) {
         // No client notification is defined over HTTP in 2026-07-28; it is accepted and handled as usual.
         sink.finish(undefined);
-        await this.dispatcher.dispatchParsed(frame, { session, token: caller.token });
+        await this.dispatcher.dispatchParsed(frame, { session, token: caller.token, traceparent });
         return;
       }
       const result = await this.dispatcher.dispatchParsed(frame, {
@@ -131,6 +143,7 @@ export class StatelessPostHandler {
         sink,
         token: caller.token,
         responseHeaders: liveHeaders(res),
+        traceparent,
       });
       sink.finish(Array.isArray(result) ? undefined : result);
     } finally {
@@ -156,34 +169,41 @@ export class StatelessPostHandler {
     checkParamHeaders(req, tool.inputSchema, request.params?.arguments);
   }
 
-  /** The frame's one request or notification, or undefined with the refusal written. */
+  /** Refused before dispatch, yet an error of this request: logged, with its trace id. */
+  private refuse(
+    res: ServerResponse,
+    refusal: JsonRpcFailure,
+    traceparent: string | undefined,
+    message: JsonRpcRequest | JsonRpcNotification,
+  ): void {
+    sendJson(res, 400, this.dispatcher.refuse(refusal, traceparent, undefined, message.params));
+  }
+
+  /** The frame's one request or notification, or undefined with the refusal written (and logged). */
   private singleMessage(
     frame: InboundFrame,
     res: ServerResponse,
+    traceparent: string | undefined,
   ): JsonRpcRequest | JsonRpcNotification | undefined {
-    if (frame.kind === 'unparseable') {
-      sendJson(res, 400, frame.response);
-      return undefined;
+    if (frame.kind === 'single') {
+      const { entry } = frame;
+      if (entry.kind === 'request' || entry.kind === 'notification') return entry.message;
     }
-    if (frame.kind === 'batch') {
-      sendJson(
-        res,
-        400,
-        invalidRequest(null, 'a POST carries one message in 2026-07-28, not a batch'),
-      );
-      return undefined;
-    }
-    const { entry } = frame;
-    if (entry.kind === 'invalid') {
-      sendJson(res, 400, entry.response);
-      return undefined;
-    }
-    if (entry.kind === 'response') {
-      sendJson(res, 400, invalidRequest(null, 'clients do not send responses in 2026-07-28'));
-      return undefined;
-    }
-    return entry.message;
+    sendJson(res, 400, this.dispatcher.refuse(refusalOf(frame), traceparent));
+    return undefined;
   }
+}
+
+/** Why a frame is not the one request or notification a 2026-07-28 POST carries. */
+function refusalOf(frame: InboundFrame): JsonRpcFailure {
+  if (frame.kind === 'unparseable') return frame.response;
+  if (frame.kind === 'single' && frame.entry.kind === 'invalid') return frame.entry.response;
+  return invalidRequest(
+    null,
+    frame.kind === 'batch'
+      ? 'a POST carries one message in 2026-07-28, not a batch'
+      : 'clients do not send responses in 2026-07-28',
+  );
 }
 
 /** A session for one stateless request: what its `_meta` declares, initialized, shared with nobody. */
