@@ -25,6 +25,7 @@ import {
 import { AuthSchema } from './config-auth.schema';
 import { MrtrSchema } from './config-mrtr.schema';
 import { TasksSchema } from './config-tasks.schema';
+import { TracingSchema } from './config-tracing.schema';
 import { ConfigPath, Default, Section } from './config-schema.decorators';
 import { IsToolNameSeparator } from './tool-name-separator.validator';
 import {
@@ -263,6 +264,9 @@ export class GatewayConfigSchema {
 
   @Section(() => MetricsSchema)
   metrics!: MetricsSchema;
+
+  @Section(() => TracingSchema)
+  tracing!: TracingSchema;
 }
 
 /** One schema violation; `path` is relative to `mcp_server`. */

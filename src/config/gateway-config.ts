@@ -38,3 +38,4 @@ export type LedgerConfig = GatewayConfig['ledger'];
 export type LoggingConfig = GatewayConfig['logging'];
 export type LimitsConfig = GatewayConfig['limits'];
 export type MetricsConfig = GatewayConfig['metrics'];
+export type TracingConfig = GatewayConfig['tracing'];
