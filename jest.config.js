@@ -1,6 +1,9 @@
 // Nest 12 packages are ES modules only; Jest's loader cannot require them on Node 20,
-// so @swc/jest transforms them (and their ESM-only dependencies) to CommonJS.
+// so @swc/jest transforms them (and their ESM-only dependencies) to CommonJS. The
+// OpenTelemetry exporter loads `http` with import(), which Jest's VM refuses without
+// --experimental-vm-modules; transformed, that import is a require.
 const esmPackages = [
+  '@opentelemetry',
   '@nestjs',
   'file-type',
   'strtok3',

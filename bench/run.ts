@@ -24,6 +24,7 @@ import { runReplicasSection } from './sections/replicas';
 import { runSkillsGrowth } from './sections/skills-growth';
 import { runStdioSection } from './sections/stdio';
 import { runToolsGrowth } from './sections/tools-growth';
+import { runTracingSection } from './sections/tracing';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -68,6 +69,7 @@ async function runSections(ctx: BenchContext, results: BenchResults): Promise<vo
   if (sections.includes('stdio')) results.stdio = await runStdioSection(ctx);
   if (sections.includes('federation')) results.federation = await runFederationSection(ctx);
   if (sections.includes('replicas')) results.replicas = await runReplicasSection(ctx);
+  if (sections.includes('tracing')) results.tracing = await runTracingSection(ctx);
   const growth: GrowthResults = { ledger: [], notes: [] };
   if (sections.includes('tools')) growth.tools = await runToolsGrowth(ctx);
   if (sections.includes('skills')) growth.skills = await runSkillsGrowth(ctx);

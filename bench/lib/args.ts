@@ -6,6 +6,7 @@ export const SECTIONS = [
   'stdio',
   'federation',
   'replicas',
+  'tracing',
   'tools',
   'skills',
   'ledger',

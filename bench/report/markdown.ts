@@ -2,6 +2,7 @@ import { MachineInfo } from '../lib/machine';
 import { comparedCell } from './compared-cell';
 import { federationSection } from './federation-markdown';
 import { replicasSection } from './replicas-markdown';
+import { tracingSection } from './tracing-markdown';
 import { num, ratio, table, verdict } from './format';
 import {
   BenchResults,
@@ -30,6 +31,7 @@ export function renderReport(results: BenchResults, machine: MachineInfo): strin
     results.stdio ? stdioSection(results.stdio) : '',
     results.federation ? federationSection(results.federation) : '',
     results.replicas ? replicasSection(results.replicas) : '',
+    results.tracing ? tracingSection(results.tracing, results.http) : '',
     results.growth ? growthSection(results.growth) : '',
     results.profile ? profileSection(results.profile) : '',
     methodSection(),
@@ -238,7 +240,7 @@ function timingRows(timings: QueryTiming[]): Array<Array<string | number>> {
 
 function growthSection(growth: GrowthResults): string {
   const header = ['Query', 'First ms', 'Median ms', 'Answer', `< ${QUERY_LIMIT_MS} ms`];
-  const parts = ['## 5. Growth', ''];
+  const parts = ['## 6. Growth', ''];
   if (growth.tools) {
     parts.push(
       `### tools/list with ${growth.tools.count.toLocaleString('en-US')} registered tools`,
@@ -283,7 +285,7 @@ function profileSection(results: ProfileResults): string {
   const profile = results.summary;
   const pct = (value: number) => `${value.toFixed(1)} %`;
   return [
-    '## 6. CPU profile of gateway (a) under tools/call load',
+    '## 7. CPU profile of gateway (a) under tools/call load',
     '',
     paragraph(
       `\`node --cpu-prof\` on a fresh gateway (a), ${results.connections} connections: a first load period`,
@@ -335,8 +337,8 @@ function methodSection(): string {
     '- Every server (gateways, baselines, the stdio servers, the growth and profile gateways) runs with',
     '  the same node flags, listed under "Machine and run": those of the Dockerfile\'s CMD, what',
     "  operators deploy (the README's stdio snippet and `npm start` give the same), unless",
-    "  `--node-flags` replaced them; no MCP_* variable or NODE_OPTIONS of the bench's own environment",
-    '  reaches a server.',
+    "  `--node-flags` replaced them; no MCP_* or OTEL_* variable or NODE_OPTIONS of the bench's own",
+    '  environment reaches a server.',
     '- Quotas are raised so that no rate limit or budget triggers; the gateways are used through one',
     '  session (initialize once, then Mcp-Session-Id); every request sends',
     '  `Accept: application/json, text/event-stream`.',
@@ -362,6 +364,9 @@ function methodSection(): string {
     "- Replicas: the gateways are gateway (a)'s setup with `state.driver` memory or redis; the redis",
     "  ones share the machine's Redis under a key prefix of the run's own (deleted at the end). The",
     '  round-robin proxy is a node child process of its own, forwarding with keep-alive connections.',
+    "- Tracing: the gateways are gateway (a)'s setup with `tracing.*` set by MCP_SERVER_TRACING_*; the",
+    '  OTLP sink shares the bench process (and its core) with autocannon, as a collector on the same',
+    '  host would share the machine.',
     '- autocannon runs inside the bench process, on the same machine as the servers.',
     '- Growth queries are timed from the client (HTTP round trip included) on an otherwise idle',
     '  gateway: the first request, then the median of the repeats.',

@@ -138,6 +138,41 @@ export interface ReplicasResults {
   cores: number;
 }
 
+/**
+ * The tracing section's targets: gateway (a)'s setup with tracing off, on
+ * (every span exported), and on with sample_ratio 0.
+ */
+export type TracingTargetKey = 'off' | 'on' | 'unsampled';
+
+export interface TracingCell {
+  target: TracingTargetKey;
+  connections: number;
+  runs: LoadTestResult[];
+  /** Medians over the runs. */
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Totals over the runs. */
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  mismatches: number;
+  /** The gateway's CPU time per request (µs), median over the runs. */
+  gatewayCpuUs: number;
+}
+
+export interface TracingResults {
+  durationSeconds: number;
+  reps: number;
+  labels: Record<TracingTargetKey, string>;
+  cells: TracingCell[];
+  /** Spans the sink received per request of the `on` gateway (4 when none was dropped). */
+  spansPerTracedRequest: number;
+  /** Export requests the sink received. */
+  exports: number;
+}
+
 export interface StdioCell {
   target: 'gateway' | 'sdk';
   inFlight: number;
@@ -200,6 +235,7 @@ export interface BenchResults {
   stdio?: StdioResults;
   federation?: FederationResults;
   replicas?: ReplicasResults;
+  tracing?: TracingResults;
   growth?: GrowthResults;
   profile?: ProfileResults;
 }

@@ -30,6 +30,8 @@ const MAX_FEDERATED_P99_VS_LOCAL = 3;
 /** Redis-backed sessions against in-process ones, on one gateway with its counters in Redis. */
 export const MIN_SHARED_SESSIONS_RPS = 0.85;
 export const MAX_SHARED_SESSIONS_P99 = 1.5;
+/** Tracing on, every span exported, against tracing off: at most 20 % of req/s. */
+export const MIN_TRACING_ON_RPS = 0.8;
 
 export interface TargetCheck {
   target: string;
@@ -44,6 +46,7 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
     ...stdioChecks(results),
     ...federationChecks(results),
     ...replicasChecks(results),
+    ...tracingChecks(results),
     ...queryChecks(results),
   ];
 }
@@ -180,6 +183,26 @@ function replicasChecks({ replicas }: BenchResults): TargetCheck[] {
       },
     ];
   });
+}
+
+function tracingChecks({ tracing }: BenchResults): TargetCheck[] {
+  if (!tracing) return [];
+  return tracing.cells
+    .filter((cell) => cell.target === 'on')
+    .flatMap((on) => {
+      const off = tracing.cells.find(
+        (cell) => cell.target === 'off' && cell.connections === on.connections,
+      );
+      if (!off) return [];
+      const rps = on.rps / off.rps;
+      return [
+        {
+          target: `tracing on (sample_ratio 1) req/s ≥ ${MIN_TRACING_ON_RPS} × off, ${on.connections} connections`,
+          measured: `${num(on.rps)} vs ${num(off.rps)} req/s = ${ratio(rps)}`,
+          met: rps >= MIN_TRACING_ON_RPS,
+        },
+      ];
+    });
 }
 
 function queryChecks({ growth }: BenchResults): TargetCheck[] {

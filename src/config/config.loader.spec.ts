@@ -581,6 +581,7 @@ describe('summarizeConfig', () => {
         max_calls_per_day: 1000,
         max_cost_per_call: 10,
       },
+      tracing: 'off',
       dev_mode: false,
       log_level: 'info',
       config_source: '/etc/owlclaw/mcp-server.yaml',

@@ -7,8 +7,10 @@ import { ConfigValidationError } from './config-validation.error';
 import { DEFAULT_CONFIG } from './config.defaults';
 import { GatewayConfigSchema, validateGatewayConfigShape } from './config.schema';
 import { CONFIG_PATH_ENV, readEnv } from './config-env.reader';
+import { OTEL_SDK_DISABLED, readOtelEnv } from './config-otel-env.reader';
 import { suggestKey } from './config-key.suggestion';
 import { drainConfigProblems } from './config-drain.check';
+import { tracingConfigProblems } from './config-tracing.check';
 import { oauthConfigProblems } from './config-oauth.check';
 import { alertsConfigProblems } from './config-alerts.check';
 import { FILE_ROOT_KEY, keyLabel, Problem, render } from './config-problem';
@@ -71,7 +73,8 @@ const PATH_KEYS: ReadonlyArray<{ path: readonly string[]; anchor: PathAnchor }> 
 
 /**
  * Loads, merges and validates the gateway configuration.
- * Precedence: DEFAULT_CONFIG < YAML file < MCP_SERVER_* env < overrides.
+ * Precedence: DEFAULT_CONFIG < YAML file < OTEL_* env < MCP_SERVER_* env < overrides,
+ * then OTEL_SDK_DISABLED=true switches tracing off whatever the layers say.
  * Throws ConfigValidationError listing every problem; never returns a partly valid config.
  */
 export function loadGatewayConfig(options: LoadGatewayConfigOptions = {}): GatewayConfig {
@@ -89,6 +92,7 @@ export function loadGatewayConfigWithSource(
   const file = resolveConfigFile(options.configPath, env, cwd, problems);
   const fileSection = file ? readConfigFile(file, problems) : undefined;
   const ignoredKeys = dropSeedOnlyKeys(fileSection);
+  const otelLayer = readOtelEnv(env, problems);
   const envLayer = readEnv(env, problems);
 
   const merged = structuredClone(DEFAULT_CONFIG) as unknown as Record<string, unknown>;
@@ -96,9 +100,20 @@ export function loadGatewayConfigWithSource(
   if (fileSection !== undefined) {
     mergeLayer(merged, fileSection, [], () => file?.display ?? '', origins, problems);
   }
+  mergeLayer(merged, otelLayer.values, [], (at) => otelLayer.origins.get(at), origins, problems);
   mergeLayer(merged, envLayer.values, [], (at) => envLayer.origins.get(at), origins, problems);
   if (options.overrides !== undefined) {
     mergeLayer(merged, options.overrides, [], () => CLI_ORIGIN, origins, problems);
+  }
+  if (otelLayer.disabled) {
+    mergeLayer(
+      merged,
+      { tracing: { enabled: false } },
+      [],
+      () => `env ${OTEL_SDK_DISABLED}`,
+      origins,
+      problems,
+    );
   }
 
   const originOf = (keyPath: readonly string[]): string | undefined => {
@@ -138,6 +153,7 @@ export function loadGatewayConfigWithSource(
   if (shape.ok) problems.push(...oauthConfigProblems(shape.config.auth, originOf));
   if (shape.ok) problems.push(...drainConfigProblems(shape.config, originOf));
   if (shape.ok) problems.push(...alertsConfigProblems(shape.config.alerts, env, originOf));
+  if (shape.ok) problems.push(...tracingConfigProblems(shape.config.tracing, originOf));
 
   if (problems.length > 0 || !shape.ok) {
     throw new ConfigValidationError(problems.map(render));

@@ -27,6 +27,7 @@ import { AlertsSchema } from './config-alerts.schema';
 import { AuthSchema } from './config-auth.schema';
 import { MrtrSchema } from './config-mrtr.schema';
 import { TasksSchema } from './config-tasks.schema';
+import { TracingSchema } from './config-tracing.schema';
 import { ConfigPath, Default, Section } from './config-schema.decorators';
 import { IsToolNameSeparator } from './tool-name-separator.validator';
 import {
@@ -280,6 +281,8 @@ export class GatewayConfigSchema {
 
   @Section(() => AlertsSchema)
   alerts!: AlertsSchema;
+  @Section(() => TracingSchema)
+  tracing!: TracingSchema;
 }
 
 /** One schema violation; `path` is relative to `mcp_server`. */

@@ -29,6 +29,8 @@ export function summarizeConfig(
           max_cost_per_call: quota.max_cost_per_call,
         }
       : undefined,
+    // The endpoint may carry a collector's credentials in its URL, so only on or off.
+    tracing: cfg.tracing.enabled ? 'on' : 'off',
     // Worth a line of its own: it exposes stack traces to clients.
     dev_mode: cfg.dev_mode,
     log_level: cfg.logging.level,

@@ -40,3 +40,4 @@ export type LimitsConfig = GatewayConfig['limits'];
 export type MetricsConfig = GatewayConfig['metrics'];
 export type AlertsConfig = GatewayConfig['alerts'];
 export type AlertWebhookConfig = AlertsConfig['webhooks'][number];
+export type TracingConfig = GatewayConfig['tracing'];

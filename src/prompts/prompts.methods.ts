@@ -5,6 +5,8 @@ import { McpMethod } from '../json-rpc/mcp-method.decorator';
 import { McpContext, McpParams } from '../json-rpc/mcp-params.decorator';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
 import { JsonRpcParams } from '../json-rpc/json-rpc.types';
+import { RequestTracer } from '../observability/tracing/request-tracer';
+import { ATTR_MCP_PROMPT, SPAN_HANDLER } from '../observability/tracing/span-attributes';
 import { askClient } from '../tools/client-ask';
 import { paginate } from '../tools/list-cursor';
 import { PromptResult } from './prompt-message';
@@ -26,6 +28,7 @@ export class PromptsMethods {
   constructor(
     private readonly registry: PromptRegistry,
     private readonly visibility: PromptVisibility,
+    private readonly tracer: RequestTracer,
   ) {}
 
   @McpMethod('prompts/list')
@@ -46,12 +49,14 @@ export class PromptsMethods {
   ): Promise<Required<PromptResult>> {
     const prompt = this.find(params.name, ctx);
     const args = validatePromptArguments(prompt.options, params.arguments);
-    const output = await prompt.render(args, {
-      clientId: ctx.clientId,
-      signal: ctx.signal,
-      elicit: (request, options) =>
-        askClient(ctx, 'elicitation', 'elicitation/create', request, options),
-    });
+    const output = await this.tracer.inSpan(SPAN_HANDLER, { [ATTR_MCP_PROMPT]: prompt.name }, () =>
+      prompt.render(args, {
+        clientId: ctx.clientId,
+        signal: ctx.signal,
+        elicit: (request, options) =>
+          askClient(ctx, 'elicitation', 'elicitation/create', request, options),
+      }),
+    );
     return toPromptResult(prompt.name, output, prompt.options.description);
   }
 

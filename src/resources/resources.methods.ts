@@ -6,6 +6,8 @@ import { McpMethod } from '../json-rpc/mcp-method.decorator';
 import { McpContext, McpParams } from '../json-rpc/mcp-params.decorator';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
 import { JsonRpcParams } from '../json-rpc/json-rpc.types';
+import { RequestTracer } from '../observability/tracing/request-tracer';
+import { ATTR_MCP_RESOURCE, SPAN_HANDLER } from '../observability/tracing/span-attributes';
 import { paginate } from '../tools/list-cursor';
 import { META_CATEGORY, META_TAGS } from './resource-entry';
 import { ResourceEntry, ResourceReadResult } from './resource-provider';
@@ -28,6 +30,7 @@ export class ResourcesMethods {
     private readonly providers: ResourceProviders,
     private readonly visibility: ResourceVisibility,
     private readonly subscriptions: ResourceSubscriptions,
+    private readonly tracer: RequestTracer,
   ) {}
 
   /**
@@ -71,7 +74,9 @@ export class ResourcesMethods {
     // The guard judges skill URIs; another provider's resource is judged here, once.
     if (!ctx.call.visible && !this.visibility.isVisible(resource.visibilityUri, ctx.clientId))
       throw notFound(uri);
-    return resource.read({ uri, params, clientId: ctx.clientId, signal: ctx.signal });
+    return this.tracer.inSpan(SPAN_HANDLER, { [ATTR_MCP_RESOURCE]: uri }, () =>
+      Promise.resolve(resource.read({ uri, params, clientId: ctx.clientId, signal: ctx.signal })),
+    );
   }
 
   @McpMethod('resources/subscribe')

@@ -13,6 +13,7 @@ import { GovernanceRules } from '../governance/rules/governance-rules';
 import { QuotaPolicy } from '../governance/quota/quota.policy';
 import { VisibilityPolicy } from '../governance/visibility/visibility.policy';
 import { ToolVisibility } from './tool-visibility';
+import { UntracedRequestTracer } from '../observability/tracing/untraced-request.tracer';
 import { ToolExecutor } from './tool.executor';
 import { ToolRegistry } from './tool.registry';
 import { META_RATE_LIMITS, TOOLS_PAGE_SIZE } from './tools.constants';
@@ -148,7 +149,7 @@ describe('ToolListCache (Property 11)', () => {
             registry,
             cache,
             new ToolVisibility(),
-            new ToolExecutor(config),
+            new ToolExecutor(config, new UntracedRequestTracer()),
             new ToolLimitHints(),
             LISTS_NEVER_LAUNCH_TASKS,
           );
@@ -227,7 +228,7 @@ describe('ToolListCache (Property 11)', () => {
       registry,
       cache,
       new ToolVisibility(new VisibilityPolicy(rules)),
-      new ToolExecutor(config),
+      new ToolExecutor(config, new UntracedRequestTracer()),
       new ToolLimitHints(new QuotaPolicy(rules)),
       LISTS_NEVER_LAUNCH_TASKS,
     );
@@ -262,7 +263,7 @@ describe('ToolListCache (Property 11)', () => {
       registry,
       cache,
       new ToolVisibility(new VisibilityPolicy(rules)),
-      new ToolExecutor(config),
+      new ToolExecutor(config, new UntracedRequestTracer()),
       new ToolLimitHints(new QuotaPolicy(rules)),
       LISTS_NEVER_LAUNCH_TASKS,
     );

@@ -6,6 +6,8 @@ import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
 import { RequestAbort } from '../common/request-abort';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
+import { RequestTracer } from '../observability/tracing/request-tracer';
+import { ATTR_MCP_TOOL, SPAN_HANDLER } from '../observability/tracing/span-attributes';
 import { ToolResult } from './content';
 import { progressTokenOf, ProgressReporter } from './progress.reporter';
 import { RegisteredTool } from './registered-tool';
@@ -23,9 +25,23 @@ export class ToolExecutor {
   private readonly logger = new Logger(ToolExecutor.name);
   private readonly results = new ToolResultMapper();
 
-  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
+  constructor(
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly tracer: RequestTracer,
+  ) {}
 
-  async execute(tool: RegisteredTool, args: unknown, rpc: McpRequestContext): Promise<ToolResult> {
+  /** The call is the request's handler step in its trace. */
+  execute(tool: RegisteredTool, args: unknown, rpc: McpRequestContext): Promise<ToolResult> {
+    return this.tracer.inSpan(SPAN_HANDLER, { [ATTR_MCP_TOOL]: tool.name }, () =>
+      this.run(tool, args, rpc),
+    );
+  }
+
+  private async run(
+    tool: RegisteredTool,
+    args: unknown,
+    rpc: McpRequestContext,
+  ): Promise<ToolResult> {
     const timeoutSeconds = tool.options.timeoutSeconds ?? this.config.tools.default_timeout_seconds;
     // The deadline aborts the request itself: its answer is the timeout error, and the
     // handler's signal (the request's) fires as it would on notifications/cancelled.

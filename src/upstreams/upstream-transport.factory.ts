@@ -6,6 +6,7 @@ import { OwnedStdioClientTransport } from './owned-stdio.transport';
 import { upstreamOAuthProvider } from './upstream-oauth.provider';
 import type { UpstreamRecord } from './upstream-record';
 import { forwardStderrLines } from './upstream-stderr.lines';
+import { tracedFetch } from './traced-upstream.fetch';
 
 /**
  * Builds the SDK client transport a record names. A stdio child gets the SDK's
@@ -13,11 +14,13 @@ import { forwardStderrLines } from './upstream-stderr.lines';
  * record's own `env`, never the gateway's whole environment, which holds its secrets.
  * It runs under the ownership wrapper (child-launch.wrapper.ts): its own process
  * group, and the parent-death signal so it cannot outlive the gateway. An HTTP
- * upstream gets its record's headers and credentials only, never a client's.
+ * upstream gets its record's headers and credentials only, never a client's,
+ * plus the `traceparent` of the gateway request each message serves.
  */
 export function createUpstreamTransport(
   record: UpstreamRecord,
   logStderr: (line: string) => void,
+  traceparent?: () => string | undefined,
 ): Transport {
   if (record.transport === 'stdio') {
     const launch = required(record.stdio, record, 'stdio');
@@ -42,6 +45,7 @@ export function createUpstreamTransport(
   const options = {
     requestInit: { headers },
     ...(endpoint.oauth ? { authProvider: upstreamOAuthProvider(endpoint.oauth) } : {}),
+    ...(traceparent ? { fetch: tracedFetch(url, traceparent) } : {}),
   };
   if (record.transport === 'streamable_http') {
     return new StreamableHTTPClientTransport(url, options);

@@ -10,6 +10,15 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { LIST_CHANGED_NOTIFICATIONS, UpstreamListKind } from './upstream-list-changed';
 import { GatewayError } from '../errors/gateway.error';
 import { GATEWAY_VERSION } from '../lifecycle/server-info';
+import { RequestTracer, SpanAttributes } from '../observability/tracing/request-tracer';
+import {
+  ATTR_MCP_TOOL,
+  ATTR_MCP_UPSTREAM,
+  ATTR_RPC_METHOD,
+  ATTR_RPC_SYSTEM,
+  UPSTREAM_SPAN_PREFIX,
+} from '../observability/tracing/span-attributes';
+import { UntracedRequestTracer } from '../observability/tracing/untraced-request.tracer';
 import { ChildSlots } from './child-slots';
 import { errorChain } from './error-chain';
 import { IdleReclaimTimer } from './idle-reclaim.timer';
@@ -40,6 +49,7 @@ import type { UpstreamRecord } from './upstream-record';
 import { UpstreamRestartSupervisor } from './upstream-restart.supervisor';
 import type { UpstreamStatus } from './upstream-state';
 import { UpstreamTaskCall } from './upstream-task.call';
+import { TracedUpstreamClient } from './traced-upstream.client';
 import { callsAsTask, UpstreamTaskSupport } from './upstream-task-support';
 import { createUpstreamTransport } from './upstream-transport.factory';
 import { failureOf, isHealthFailure, UpstreamConnectionStatus } from './upstream-connection.status';
@@ -62,6 +72,8 @@ export interface UpstreamConnectionDeps {
   /** The jitter source of restart backoff (tests pin it). */
   restartJitter?: () => number;
   metrics?: UpstreamMetricsSink;
+  /** Each call is a CLIENT span of the gateway request it serves, whose traceparent it carries. */
+  tracer?: RequestTracer;
 }
 
 /**
@@ -79,6 +91,8 @@ export class UpstreamConnection {
   private readonly metrics: UpstreamMetricsSink;
   private readonly supervisor: UpstreamRestartSupervisor;
   private readonly idle: IdleReclaimTimer;
+  private readonly tracer: RequestTracer;
+  private readonly traceparent = () => this.tracer.outgoingTraceparent();
   private client?: Client;
   private transport?: Transport;
   private connecting?: Promise<Client>;
@@ -100,6 +114,7 @@ export class UpstreamConnection {
     this.semaphore = new UpstreamCallSemaphore(record.budgets.max_concurrency);
     this.children = deps.children ?? new ChildSlots(Number.POSITIVE_INFINITY);
     this.metrics = deps.metrics ?? NO_UPSTREAM_METRICS;
+    this.tracer = deps.tracer ?? new UntracedRequestTracer();
     this.supervisor = new UpstreamRestartSupervisor(
       serverId,
       deps.restart ?? DEFAULT_RESTART_POLICY,
@@ -165,17 +180,20 @@ export class UpstreamConnection {
    * One relayed request (prompts, resources) with the session handling and
    * error mapping of tool calls, bounded by `tool_timeout_ms`.
    */
-  async request<T>(
+  request<T>(
     operation: string,
     send: (client: Client, options: RequestOptions) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {
     const options = { timeout: this.record.budgets.tool_timeout_ms, signal };
-    try {
-      return await this.withSession((client) => send(client, options));
-    } catch (error) {
-      throw upstreamCallError(this.record.server_id, operation, error, signal);
-    }
+    return this.tracer.inSpan(
+      UPSTREAM_SPAN_PREFIX + operation,
+      this.spanAttributes(operation),
+      () =>
+        this.withSession((client) => send(client, options)).catch((error: unknown) => {
+          throw upstreamCallError(this.record.server_id, operation, error, signal);
+        }),
+    );
   }
 
   /** Every tool the upstream lists, all pages, at most MAX_UPSTREAM_TOOLS. */
@@ -192,10 +210,22 @@ export class UpstreamConnection {
     }
   }
 
-  async callTool(
+  /** One tools/call; its span covers the wait for a call slot, the reconnect if any, and the call. */
+  callTool(
     name: string,
     args: Record<string, unknown> | undefined,
     options: UpstreamCallOptions = {},
+  ): Promise<CallToolResult> {
+    const attributes = { ...this.spanAttributes('tools/call'), [ATTR_MCP_TOOL]: name };
+    return this.tracer.inSpan(UPSTREAM_SPAN_PREFIX + 'tools/call', attributes, () =>
+      this.callToolInSlot(name, args, options),
+    );
+  }
+
+  private async callToolInSlot(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: UpstreamCallOptions,
   ): Promise<CallToolResult> {
     const { tool_timeout_ms: timeout, max_tool_output_bytes } = this.record.budgets;
     const serverId = this.record.server_id;
@@ -311,16 +341,19 @@ export class UpstreamConnection {
     }
     let transport: Transport;
     try {
-      transport = createUpstreamTransport(this.record, (line) =>
-        this.logger.debug({ msg: 'upstream stderr', server_id: serverId, line }),
+      transport = createUpstreamTransport(
+        this.record,
+        (line) => this.logger.debug({ msg: 'upstream stderr', server_id: serverId, line }),
+        this.traceparent,
       );
     } catch (error) {
       if (stdio) this.children.release();
       throw error;
     }
-    const client = new Client(
+    const client = new TracedUpstreamClient(
       { name: 'owlclaw-gateway', version: GATEWAY_VERSION },
       { capabilities: RELAYED_CLIENT_CAPABILITIES },
+      this.traceparent,
     );
     relayClientRequests(client, this.relayCalls, serverId);
     client.onclose = () => this.onClientClosed(client, transport);
@@ -397,6 +430,14 @@ export class UpstreamConnection {
       await this.disconnect(client, this.transport);
       return request(await this.ready());
     }
+  }
+
+  private spanAttributes(method: string): SpanAttributes {
+    return {
+      [ATTR_RPC_SYSTEM]: 'jsonrpc',
+      [ATTR_RPC_METHOD]: method,
+      [ATTR_MCP_UPSTREAM]: this.record.server_id,
+    };
   }
 
   /** Remembers a failure that says the upstream is unwell, for status(); returns it to be thrown. */

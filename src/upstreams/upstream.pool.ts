@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { GATEWAY_CONFIG } from '../config/config.constants';
 import type { UpstreamsConfig } from '../config/gateway-config';
+import { RequestTracer } from '../observability/tracing/request-tracer';
 import { UpstreamMetrics } from '../observability/upstream.metrics';
 import { ChildSlots } from './child-slots';
 import { errorChain } from './error-chain';
@@ -53,6 +54,7 @@ export class UpstreamPool implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly registry: UpstreamRegistryService,
     @Optional() @Inject(GATEWAY_CONFIG) config?: { upstreams: UpstreamPoolSettings },
     @Optional() metrics?: UpstreamMetrics,
+    @Optional() private readonly tracer?: RequestTracer,
   ) {
     const settings = config?.upstreams ?? DEFAULT_POOL_SETTINGS;
     this.metrics = metrics ?? NO_UPSTREAM_METRICS;
@@ -84,6 +86,7 @@ export class UpstreamPool implements OnApplicationBootstrap, OnApplicationShutdo
       children: this.children,
       restart: this.restart,
       metrics: this.metrics,
+      tracer: this.tracer,
     });
     this.connections.set(serverId, connection);
     return connection;

@@ -68,18 +68,25 @@ describe('bench node flags', () => {
     expect(parseOptions(['--only', 'http']).nodeFlagsSource).toBe('Dockerfile');
   });
 
-  it('keeps MCP_* and NODE_OPTIONS of the bench environment from its children', () => {
-    const saved = { port: process.env.MCP_SERVER_HTTP_PORT, options: process.env.NODE_OPTIONS };
+  it('keeps MCP_*, OTEL_* and NODE_OPTIONS of the bench environment from its children', () => {
+    const saved = {
+      port: process.env.MCP_SERVER_HTTP_PORT,
+      options: process.env.NODE_OPTIONS,
+      otel: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    };
     process.env.MCP_SERVER_HTTP_PORT = '1';
     process.env.NODE_OPTIONS = '--trace-warnings';
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = 'http://collector:4318';
     try {
       const env = childEnv({ EXTRA: 'x' });
       expect(Object.keys(env).filter((key) => key.startsWith('MCP_'))).toEqual([]);
+      expect(Object.keys(env).filter((key) => key.startsWith('OTEL_'))).toEqual([]);
       expect(env.NODE_OPTIONS).toBeUndefined();
       expect(env.EXTRA).toBe('x');
     } finally {
       restore('MCP_SERVER_HTTP_PORT', saved.port);
       restore('NODE_OPTIONS', saved.options);
+      restore('OTEL_EXPORTER_OTLP_ENDPOINT', saved.otel);
     }
   });
 });
