@@ -26,7 +26,7 @@ describe('the attributes of a request span', () => {
       'mcp.protocol_version': '2025-11-25',
       'mcp.outcome': 'success',
       'mcp.task.id': undefined,
-      'mcp.tool.name': 'fx_add',
+      'mcp.tool': 'fx_add',
     });
   });
 
@@ -36,7 +36,7 @@ describe('the attributes of a request span', () => {
     expect(failed).toMatchObject({
       'rpc.jsonrpc.error_code': -32002,
       'mcp.outcome': 'not_found',
-      'mcp.resource.uri': 'skill://a/b',
+      'mcp.resource': 'skill://a/b',
     });
     expect(requestSpanAttributes(request, session, undefined, undefined)['mcp.outcome']).toBe(
       'cancelled',
@@ -46,7 +46,7 @@ describe('the attributes of a request span', () => {
   it('names prompts and tasks, and no target for other methods', () => {
     expect(
       requestSpanAttributes(call('prompts/get', { name: 'plan' }), session, undefined, undefined),
-    ).toMatchObject({ 'mcp.prompt.name': 'plan' });
+    ).toMatchObject({ 'mcp.prompt': 'plan' });
     expect(
       requestSpanAttributes(call('tasks/get', { taskId: 't-1' }), session, undefined, undefined),
     ).toMatchObject({ 'mcp.task.id': 't-1' });

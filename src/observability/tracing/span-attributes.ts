@@ -15,6 +15,8 @@ export const ATTR_MCP_METHOD = 'mcp.method';
 export const ATTR_MCP_TOOL = 'mcp.tool';
 export const ATTR_MCP_RESOURCE = 'mcp.resource';
 export const ATTR_MCP_PROMPT = 'mcp.prompt';
+/** The task a call created, or the one a tasks/* request addresses. */
+export const ATTR_MCP_TASK = 'mcp.task.id';
 export const ATTR_MCP_CLIENT_ID = 'mcp.client_id';
 export const ATTR_MCP_SESSION_ID = 'mcp.session_id';
 export const ATTR_MCP_PROTOCOL_VERSION = 'mcp.protocol_version';
