@@ -2,7 +2,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'jest.config.js', 'eslint.config.mjs'] },
+  {
+    // Plain CommonJS outside the TypeScript project (the children's TypeScript hook among them).
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'jest.config.js',
+      'eslint.config.mjs',
+      'test/support/register-typescript.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -17,7 +17,8 @@ const esmPackages = [
 
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
+  // Node's environment, plus a check that each test file stops every process it started.
+  testEnvironment: '<rootDir>/test/support/process-leak.environment.ts',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testRegex: '\\.(spec|e2e-spec)\\.ts$',
   transform: {

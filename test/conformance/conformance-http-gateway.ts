@@ -3,6 +3,7 @@ import { createHttpGateway, listenHttpGateway } from '../../src/bootstrap/http.b
 import { DeepPartial, loadGatewayConfig } from '../../src/config/config.loader';
 import { GatewayConfig } from '../../src/config/gateway-config';
 import { REPO_ROOT } from '../support/stdio-process';
+import { tempLedgerPath } from '../support/test-defaults';
 import { ConformanceFixtureModule } from './conformance-fixture.module';
 
 export interface ConformanceGateway {
@@ -23,7 +24,13 @@ export async function startConformanceGateway(
   const config = loadGatewayConfig({
     cwd: REPO_ROOT,
     env: {},
-    overrides: { ...overrides, transport: 'http', http: { host: '127.0.0.1', port: 0 } },
+    overrides: {
+      ...overrides,
+      // Its own ledger (and the task store beside it), not ./data shared with other suites.
+      ledger: { sqlite_path: tempLedgerPath(), ...overrides.ledger },
+      transport: 'http',
+      http: { host: '127.0.0.1', port: 0 },
+    },
   });
   const app = await createHttpGateway({
     config,

@@ -268,18 +268,18 @@ describe.each(TRANSPORT_KINDS)('official SDK client over %s', (kind) => {
     const h = await connect(kind, { fixtures: true });
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('e2e cancel')), 200);
-    const started = Date.now();
 
+    // The sleep outlasts this test's own timeout, so a sleep seen ended below (no request in
+    // flight) can only have been cancelled, never run to completion.
     try {
       await expect(
-        h.client.request({ method: 'fixture/sleep', params: { ms: 20_000 } }, AnyResult, {
+        h.client.request({ method: 'fixture/sleep', params: { ms: 60_000 } }, AnyResult, {
           signal: controller.signal,
         }),
       ).rejects.toThrow('e2e cancel');
     } finally {
       clearTimeout(timer);
     }
-    expect(Date.now() - started).toBeLessThan(10_000);
 
     const sleep = sentRequest(h, 'fixture/sleep');
     expect(h.wire.sent).toContainEqual({
@@ -306,7 +306,6 @@ describe.each(TRANSPORT_KINDS)('official SDK client over %s', (kind) => {
       await waitUntil(() => postCarrying(h, 'fixture/sleep') !== undefined, 'the sleep POST');
       expect(postCarrying(h, 'fixture/sleep')?.status).toBe(202);
     }
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   test('7. server-to-client request: roots/list answered by the client', async () => {

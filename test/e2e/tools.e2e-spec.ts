@@ -317,16 +317,18 @@ describe.each(KINDS)('tools over %s (official SDK client)', (kind: Kind) => {
     }
   });
 
-  test('fx_sleep past its 1 s timeout is -32004 within ~1-3 s, and the handler saw the abort', async () => {
+  test('fx_sleep past its 1 s timeout is -32004, not before 1 s, and the handler saw the abort', async () => {
     const before = await readCounters(plain.client);
     const started = Date.now();
 
-    const err = await rpcError(call(plain.client, 'fx_sleep', { ms: 5_000 }));
+    // 60 s outlasts this test's own timeout: the -32004 can only be the deadline's answer,
+    // never one sent after the sleep ran to completion.
+    const err = await rpcError(call(plain.client, 'fx_sleep', { ms: 60_000 }));
     const elapsed = Date.now() - started;
 
     expect(err.code).toBe(-32004);
+    // The deadline is honoured, not cut short (a lower bound: a loaded machine only adds to it).
     expect(elapsed).toBeGreaterThanOrEqual(900);
-    expect(elapsed).toBeLessThan(3_000);
     const after = await readCounters(plain.client);
     expect(after.sleepStarted).toBe(before.sleepStarted + 1);
     expect(after.sleepAborted).toBe(before.sleepAborted + 1);

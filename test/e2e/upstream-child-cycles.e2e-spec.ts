@@ -1,17 +1,23 @@
 import { readdirSync } from 'node:fs';
 import { ChildSlots } from '../../src/upstreams/child-slots';
 import { UpstreamConnection } from '../../src/upstreams/upstream.connection';
-import { fastEchoUpstream, markedEchoUpstreamCopy } from '../support/compiled-echo-upstream';
+import { crashUpstream, markedCrashUpstreamCopy } from '../support/crash-upstream-record';
 import { eventually, liveProcessesWith, processTable } from '../support/process-table';
 
 /**
- * Connect / crash / restart cycles against the fixture (#16 item 3) leave no
- * process, file descriptor or listener behind. The issue's 1,000 by default;
- * OWLCLAW_CHILD_CYCLES sets another number. Each cycle costs one Node start
- * of the SDK fixture (about 0.15 s of CPU); lanes run side by side so
- * start-ups overlap.
+ * Connect / crash / restart cycles (#16 item 3) leave no process, file
+ * descriptor or listener behind. The gateway side is the real
+ * UpstreamConnection with the SDK client; the upstream is the plain-Node crash
+ * fixture (test/fixtures/upstreams/crash-upstream.mjs), whose start-up is a bare
+ * Node start, so a thousand cycles fit. The issue's 1,000 by default;
+ * OWLCLAW_CHILD_CYCLES=N runs N (e.g. `OWLCLAW_CHILD_CYCLES=50 npx jest
+ * test/e2e/upstream-child-cycles.e2e-spec.ts` for a quick check). Lanes run
+ * side by side so start-ups overlap.
  */
 const CYCLES = Number(process.env.OWLCLAW_CHILD_CYCLES ?? 1000);
+if (!Number.isInteger(CYCLES) || CYCLES < 1) {
+  throw new Error(`OWLCLAW_CHILD_CYCLES must be a whole number of at least 1, not ${CYCLES}`);
+}
 const LANES = 4;
 
 interface Footprint {
@@ -40,8 +46,8 @@ describe(`${CYCLES} connect / crash / restart cycles`, () => {
   it(
     'leave no process, file descriptor or listener behind',
     async () => {
-      const entry = markedEchoUpstreamCopy();
-      const record = fastEchoUpstream('cycles', {}, { entry });
+      const entry = markedCrashUpstreamCopy();
+      const record = crashUpstream('cycles', entry);
       // Warm-up: loads what loads once (SDK modules, loggers) before the baseline is taken.
       const warm = new UpstreamConnection(record);
       await warm.callTool('echo', {});

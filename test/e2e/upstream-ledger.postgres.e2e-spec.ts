@@ -9,6 +9,7 @@ import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { postgresReachable, SERVICES_REQUIRED, TEST_POSTGRES_URL } from '../support/postgres';
 import { connectSdkClient, SdkClientHandle } from '../support/sdk-clients';
 import { REPO_ROOT } from '../support/stdio-process';
+import { TYPESCRIPT_LOADER } from '../support/typescript-loader';
 
 /**
  * The ledger's upstream columns on PostgreSQL, written by a real gateway
@@ -64,7 +65,7 @@ interface Row {
         transport: 'stdio',
         stdio: {
           command: process.execPath,
-          args: ['-r', '@swc-node/register', ECHO_UPSTREAM],
+          args: ['-r', TYPESCRIPT_LOADER, ECHO_UPSTREAM],
           cwd: REPO_ROOT,
         },
         allowed_tools: ['echo', 'approval_write'],

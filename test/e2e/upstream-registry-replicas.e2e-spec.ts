@@ -11,6 +11,7 @@ import { connectSdkClient } from '../support/sdk-clients';
 import { programCheck, servicesAvailable, tcpCheck } from '../support/service-availability';
 import { REPO_ROOT } from '../support/stdio-process';
 import { allToolNames } from '../support/sdk-list-pages';
+import { TYPESCRIPT_LOADER } from '../support/typescript-loader';
 
 /**
  * The registry in real gateway processes: SIGHUP scans again (and does not
@@ -63,7 +64,7 @@ function echoServer(serverId: string): Json {
     transport: 'stdio',
     stdio: {
       command: process.execPath,
-      args: ['-r', '@swc-node/register', ECHO_UPSTREAM],
+      args: ['-r', TYPESCRIPT_LOADER, ECHO_UPSTREAM],
       cwd: REPO_ROOT,
     },
     allowed_tools: ['echo'],

@@ -17,6 +17,7 @@ import { UpstreamPool } from '../../src/upstreams/upstream.pool';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { connectSdkClient, SdkClientHandle } from '../support/sdk-clients';
 import { REPO_ROOT } from '../support/stdio-process';
+import { TYPESCRIPT_LOADER } from '../support/typescript-loader';
 
 /**
  * The registry changed while the gateway runs, through its directory and
@@ -45,7 +46,7 @@ function echoFile(serverId: string, extra: Record<string, unknown> = {}): Record
     transport: 'stdio',
     stdio: {
       command: process.execPath,
-      args: ['-r', '@swc-node/register', ECHO_UPSTREAM],
+      args: ['-r', TYPESCRIPT_LOADER, ECHO_UPSTREAM],
       cwd: REPO_ROOT,
       env: { SECRET_TOKEN: SECRET },
     },
@@ -377,7 +378,7 @@ describe('admin API /admin/mcp/servers', () => {
       'transport: stdio',
       'stdio:',
       `  command: ${JSON.stringify(process.execPath)}`,
-      `  args: ['-r', '@swc-node/register', ${JSON.stringify(ECHO_UPSTREAM)}]`,
+      `  args: ['-r', ${JSON.stringify(TYPESCRIPT_LOADER)}, ${JSON.stringify(ECHO_UPSTREAM)}]`,
       `  cwd: ${JSON.stringify(REPO_ROOT)}`,
       "allowed_tools: ['echo']",
     ].join('\n');

@@ -23,6 +23,7 @@ import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { connectSdkClient, SdkClientHandle } from '../support/sdk-clients';
 import { waitForLedgerRows } from '../support/sqlite-ledger';
 import { REPO_ROOT } from '../support/stdio-process';
+import { TYPESCRIPT_LOADER } from '../support/typescript-loader';
 
 /**
  * The upstream's sampling and elicitation requests relayed to the client
@@ -60,7 +61,7 @@ beforeAll(async () => {
       transport: 'stdio',
       stdio: {
         command: process.execPath,
-        args: ['-r', '@swc-node/register', ECHO_UPSTREAM],
+        args: ['-r', TYPESCRIPT_LOADER, ECHO_UPSTREAM],
         cwd: REPO_ROOT,
       },
       allowed_tools: ['echo', 'slow', 'relay_*', 'approval_*'],

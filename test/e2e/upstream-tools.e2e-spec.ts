@@ -11,6 +11,7 @@ import { waitForLedgerRows } from '../support/sqlite-ledger';
 import { REPO_ROOT } from '../support/stdio-process';
 import { EVERYTHING_ENTRY_PATH } from '../support/upstream-records';
 import { allTools } from '../support/sdk-list-pages';
+import { TYPESCRIPT_LOADER } from '../support/typescript-loader';
 
 /**
  * Upstream tools through the gateway, driven by the official SDK client over
@@ -46,7 +47,7 @@ beforeAll(async () => {
     transport: 'stdio',
     stdio: {
       command: process.execPath,
-      args: ['-r', '@swc-node/register', ECHO_UPSTREAM],
+      args: ['-r', TYPESCRIPT_LOADER, ECHO_UPSTREAM],
       cwd: REPO_ROOT,
     },
     allowed_tools: ['echo', 'slow', 'concurrency'],

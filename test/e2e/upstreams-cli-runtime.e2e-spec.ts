@@ -6,6 +6,7 @@ import { stringify } from 'yaml';
 import { UpstreamToolsPublisher } from '../../src/upstreams/upstream-tools.publisher';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { REPO_ROOT } from '../support/stdio-process';
+import { TYPESCRIPT_LOADER } from '../support/typescript-loader';
 
 /**
  * `upstreams validate --dry-run` against a running gateway's admin API, and
@@ -33,7 +34,7 @@ function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRe
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['-r', '@swc-node/register', CLI_SOURCE, 'mcp-server', 'upstreams', ...args],
+      ['-r', TYPESCRIPT_LOADER, CLI_SOURCE, 'mcp-server', 'upstreams', ...args],
       {
         cwd: REPO_ROOT,
         env: { PATH: process.env.PATH ?? '', ...env },
@@ -62,7 +63,7 @@ function echoFile(serverId: string, allowed: string[], secret: string): string {
     transport: 'stdio',
     stdio: {
       command: process.execPath,
-      args: ['-r', '@swc-node/register', ECHO_UPSTREAM],
+      args: ['-r', TYPESCRIPT_LOADER, ECHO_UPSTREAM],
       cwd: REPO_ROOT,
       env: { SECRET_TOKEN: secret },
     },

@@ -7,6 +7,7 @@ import { Agent, request } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { HttpGatewayChild } from '../support/http-child';
 import { StdioGatewayProcess } from '../support/stdio-process';
+import { tempLedgerPath } from '../support/test-defaults';
 import { killAllGateways, spawnTracked } from '../support/tracked-gateways';
 import { report } from './support/fuzz-runner';
 import { deleteSession, openSession, postMcp } from '../support/mcp-fetch';
@@ -33,6 +34,8 @@ const GATEWAY_ENV = {
   MCP_SERVER_HTTP_HOST: '127.0.0.1',
   MCP_SERVER_HTTP_PORT: '0',
   MCP_SERVER_LEDGER_ENABLED: 'false',
+  // The task store lives beside the ledger's path: a temp one, not ./data shared with other suites.
+  MCP_SERVER_LEDGER_SQLITE_PATH: tempLedgerPath(),
 };
 
 const deepObject = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);

@@ -8,6 +8,7 @@
 import { HttpGatewayChild } from '../support/http-child';
 import { SessionPoster } from '../support/session-poster';
 import { refusals as limitRefusals } from './support/limit-refusals';
+import { tempLedgerPath } from '../support/test-defaults';
 import { killAllGateways, spawnTracked } from '../support/tracked-gateways';
 import { httpRequest } from '../robustness/support/limits-client';
 
@@ -55,6 +56,8 @@ describe('batch amplification (issue #21, finding 3) over HTTP', () => {
       MCP_SERVER_HTTP_HOST: '127.0.0.1',
       MCP_SERVER_HTTP_PORT: '0',
       MCP_SERVER_LEDGER_ENABLED: 'false',
+      // The task store lives beside the ledger's path: a temp one, not ./data shared with other suites.
+      MCP_SERVER_LEDGER_SQLITE_PATH: tempLedgerPath(),
       ...LIMIT_ENV,
     });
     poster = await SessionPoster.open(gateway.baseUrl, VERSION);

@@ -1,5 +1,6 @@
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { FIXTURE_ENTRY, REPO_ROOT } from './stdio-process';
+import { TYPESCRIPT_LOADER } from './typescript-loader';
 
 /**
  * A gateway serving HTTP in a child process (the real bootstrap plus the
@@ -25,7 +26,7 @@ export class HttpGatewayChild {
   }
 
   static async start(env: Record<string, string>, timeoutMs = 90_000): Promise<HttpGatewayChild> {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', FIXTURE_ENTRY, 'http'], {
+    const child = spawn(process.execPath, ['-r', TYPESCRIPT_LOADER, FIXTURE_ENTRY, 'http'], {
       cwd: REPO_ROOT,
       // No drain delay unless a test asks for one: stops stay quick.
       env: {

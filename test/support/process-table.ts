@@ -59,3 +59,22 @@ export async function eventually(check: () => boolean, timeoutMs = 10_000): Prom
   }
   return true;
 }
+
+/** Every live (not zombie) process below `root`, children and their descendants, from one read. */
+export function descendantsOf(root: number): ProcessRow[] {
+  const rows = processTable();
+  const found: ProcessRow[] = [];
+  const parents = new Set([root]);
+  // Each pass adds one generation; a process tree is finite and acyclic.
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const row of rows) {
+      if (parents.has(row.ppid) && !parents.has(row.pid)) {
+        parents.add(row.pid);
+        if (row.state !== 'Z') found.push(row);
+        grew = true;
+      }
+    }
+  }
+  return found;
+}

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { REPO_ROOT } from './stdio-process';
+import { TYPESCRIPT_LOADER } from './typescript-loader';
 
 const RELAY_UPSTREAM = join(REPO_ROOT, 'test', 'fixtures', 'upstreams', 'relay-upstream.ts');
 
@@ -15,7 +16,7 @@ export function relayUpstreamFile(
     transport: 'stdio',
     stdio: {
       command: process.execPath,
-      args: ['-r', '@swc-node/register', RELAY_UPSTREAM],
+      args: ['-r', TYPESCRIPT_LOADER, RELAY_UPSTREAM],
       cwd: REPO_ROOT,
       env,
     },

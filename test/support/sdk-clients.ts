@@ -22,6 +22,7 @@ import { ChildProcess } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { CLI_ENTRY, ExitInfo, FIXTURE_ENTRY, REPO_ROOT } from './stdio-process';
 import { VersionPinningTransport } from './version-pinning.transport';
+import { TYPESCRIPT_LOADER } from './typescript-loader';
 
 /** The gateway's three MCP transports, named as McpSession.transport names them. */
 export const TRANSPORT_KINDS = ['stdio', 'streamable-http', 'legacy-sse'] as const;
@@ -178,7 +179,7 @@ const CLIENT_INFO = { name: 'owlclaw-e2e-sdk-client', version: '1.0.0' };
 function createTransport(options: SdkClientOptions, http: HttpExchange[]): SdkTransport {
   if (options.kind === 'stdio') {
     const args = options.fixtures
-      ? ['-r', '@swc-node/register', FIXTURE_ENTRY, 'stdio']
+      ? ['-r', TYPESCRIPT_LOADER, FIXTURE_ENTRY, 'stdio']
       : [CLI_ENTRY, 'mcp-server', 'start', '--transport', 'stdio'];
     return new ObservedStdioClientTransport({
       command: process.execPath,

@@ -1,6 +1,7 @@
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { testGatewayEnv } from './test-defaults';
+import { TYPESCRIPT_LOADER } from './typescript-loader';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
 export const CLI_ENTRY = join(REPO_ROOT, 'dist', 'cli', 'main.js');
@@ -35,7 +36,7 @@ export class StdioGatewayProcess {
 
   constructor(options: SpawnOptions = {}) {
     const args = options.fixtures
-      ? ['-r', '@swc-node/register', FIXTURE_ENTRY, 'stdio']
+      ? ['-r', TYPESCRIPT_LOADER, FIXTURE_ENTRY, 'stdio']
       : [CLI_ENTRY, 'mcp-server', 'start', '--transport', 'stdio'];
     this.child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,

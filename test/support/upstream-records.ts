@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { UpstreamBudgets, UpstreamRecord } from '../../src/upstreams/upstream-record';
 import { REPO_ROOT } from './stdio-process';
+import { TYPESCRIPT_LOADER } from './typescript-loader';
 
 const ECHO_UPSTREAM = join(REPO_ROOT, 'test', 'fixtures', 'upstreams', 'echo-upstream.ts');
 const EVERYTHING_ENTRY = join(
@@ -51,7 +52,7 @@ export function echoUpstream(budgets: Partial<UpstreamBudgets> = {}): UpstreamRe
       transport: 'stdio',
       stdio: {
         command: process.execPath,
-        args: ['-r', '@swc-node/register', ECHO_UPSTREAM],
+        args: ['-r', TYPESCRIPT_LOADER, ECHO_UPSTREAM],
         env: {},
         env_from: [],
         cwd: REPO_ROOT,

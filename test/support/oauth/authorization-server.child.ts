@@ -1,6 +1,6 @@
 /**
  * The tests' OAuth 2.1 / OpenID authorization server (oidc-provider) in its own process:
- * `node -r @swc-node/register authorization-server.child.ts`, options as JSON in OAUTH_SERVER_OPTIONS,
+ * `node -r ./test/support/register-typescript.js authorization-server.child.ts`, options as JSON in OAUTH_SERVER_OPTIONS,
  * port in OAUTH_SERVER_PORT. Prints `authorization server listening <issuer>` once it accepts requests.
  */
 import { createServer } from 'node:http';

@@ -5,6 +5,7 @@ import { freePort } from '../redis-server';
 import { REPO_ROOT } from '../stdio-process';
 import type { AuthorizationServerOptions } from './authorization-server.options';
 import { generateSigningKey } from './signing-keys';
+import { TYPESCRIPT_LOADER } from '../typescript-loader';
 
 const CHILD_ENTRY = join(__dirname, 'authorization-server.child.ts');
 
@@ -71,7 +72,7 @@ async function spawnServer(
   port: number,
   timeoutMs = 30_000,
 ): Promise<ChildProcessWithoutNullStreams> {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', CHILD_ENTRY], {
+  const child = spawn(process.execPath, ['-r', TYPESCRIPT_LOADER, CHILD_ENTRY], {
     cwd: REPO_ROOT,
     env: {
       PATH: process.env.PATH ?? '',
