@@ -158,12 +158,30 @@ export class SessionRegistry implements OnModuleInit, OnApplicationShutdown {
   remove(id: string): boolean {
     const session = this.sessions.get(id);
     if (!session) return false;
-    if (this.shared.has(session)) {
-      void this.store.remove(id);
-      this.bus.publish({ kind: 'closed', sessionId: id });
-    }
+    if (this.shared.has(session)) void this.removeShared(id);
     this.forget(session);
     return true;
+  }
+
+  /**
+   * Ends a session at its client's request (HTTP DELETE): settles once the
+   * shared record is gone and the other replicas were told, so the client's
+   * next request, wherever the balancer sends it, finds the session ended.
+   */
+  async terminate(id: string): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    const shared = this.shared.has(session);
+    this.forget(session);
+    if (shared) await this.removeShared(id);
+    return true;
+  }
+
+  private async removeShared(id: string): Promise<void> {
+    await Promise.all([
+      this.store.remove(id),
+      this.bus.publishDelivered({ kind: 'closed', sessionId: id }),
+    ]);
   }
 
   /** Closes this replica's copy (aborting what it runs here); a shared session lives on elsewhere. */

@@ -48,7 +48,7 @@ export class StreamableHttpController {
     if (!this.lookup.checkProtocolVersion(req, res)) return;
     const found = await this.lookup.require(req, res, 'streamable-http');
     if (!found) return;
-    this.sessions.remove(found.session.id);
+    await this.sessions.terminate(found.session.id);
     res.status(200).end();
   }
 
