@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { UpstreamToolsPublisher } from '../../src/upstreams/upstream-tools.publisher';
-import { compiledEchoUpstreamPath } from '../support/compiled-echo-upstream';
+import { writeEchoRegistryFile } from '../support/compiled-echo-upstream';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { McpHttpSession } from '../support/mcp-http-session';
 import { freePort, RedisServer } from '../support/redis-server';
@@ -190,20 +190,7 @@ const available = servicesAvailable('dashboard and alerts', [
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'owlclaw-dashboard-'));
-    writeFileSync(
-      join(dir, 'echo.json'),
-      JSON.stringify({
-        version: 1,
-        server_id: 'echo',
-        transport: 'stdio',
-        stdio: {
-          command: process.execPath,
-          args: [compiledEchoUpstreamPath()],
-          env: { NODE_PATH: join(REPO_ROOT, 'node_modules') },
-        },
-        allowed_tools: ['*'],
-      }),
-    );
+    writeEchoRegistryFile(dir);
     redis = await RedisServer.start(await freePort());
     gateway = await startHttpGateway({
       fixtures: true,

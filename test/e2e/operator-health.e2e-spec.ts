@@ -13,12 +13,11 @@ import {
 import { SqliteTaskStore } from '../../src/tasks/sqlite-task.store';
 import { TaskStore } from '../../src/tasks/task.store';
 import { UpstreamToolsPublisher } from '../../src/upstreams/upstream-tools.publisher';
-import { compiledEchoUpstreamPath } from '../support/compiled-echo-upstream';
+import { writeEchoRegistryFile } from '../support/compiled-echo-upstream';
 import { HttpGatewayChild } from '../support/http-child';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { freePort, RedisServer } from '../support/redis-server';
 import { programCheck, servicesAvailable } from '../support/service-availability';
-import { REPO_ROOT } from '../support/stdio-process';
 import { testGatewayEnv } from '../support/test-defaults';
 
 /**
@@ -106,20 +105,7 @@ describe('health on the embedded default (memory state, SQLite ledger and tasks)
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'owlclaw-health-'));
-    writeFileSync(
-      join(dir, 'echo.json'),
-      JSON.stringify({
-        version: 1,
-        server_id: 'echo',
-        transport: 'stdio',
-        stdio: {
-          command: process.execPath,
-          args: [compiledEchoUpstreamPath()],
-          env: { NODE_PATH: join(REPO_ROOT, 'node_modules') },
-        },
-        allowed_tools: ['echo'],
-      }),
-    );
+    writeEchoRegistryFile(dir, { allowed_tools: ['echo'] });
     gateway = await gatewayWithToken({ upstreams: { registry_dir: dir } });
     await gateway.app.get(UpstreamToolsPublisher).settled();
   }, 60_000);

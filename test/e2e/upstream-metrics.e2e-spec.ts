@@ -1,14 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UpstreamPool } from '../../src/upstreams/upstream.pool';
 import { UpstreamToolsPublisher } from '../../src/upstreams/upstream-tools.publisher';
-import { compiledEchoUpstreamPath } from '../support/compiled-echo-upstream';
+import { writeEchoRegistryFile } from '../support/compiled-echo-upstream';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { eventually } from '../support/process-table';
 import { connectSdkClient, SdkClientHandle } from '../support/sdk-clients';
-import { REPO_ROOT } from '../support/stdio-process';
 
 /**
  * The upstream series of #16 item 10, scraped from /metrics of a real HTTP
@@ -29,21 +28,7 @@ function sample(metrics: string, series: string): number | undefined {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'owlclaw-upstream-metrics-'));
-  writeFileSync(
-    join(dir, 'echo.json'),
-    JSON.stringify({
-      version: 1,
-      server_id: 'echo',
-      transport: 'stdio',
-      stdio: {
-        command: process.execPath,
-        args: [compiledEchoUpstreamPath()],
-        env: { NODE_PATH: join(REPO_ROOT, 'node_modules') },
-      },
-      allowed_tools: ['*'],
-      budgets: { max_tool_output_bytes: 2048 },
-    }),
-  );
+  writeEchoRegistryFile(dir, { budgets: { max_tool_output_bytes: 2048 } });
   gateway = await startHttpGateway({
     config: {
       upstreams: {

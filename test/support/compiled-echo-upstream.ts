@@ -60,3 +60,20 @@ export function fastEchoUpstream(
     ...extra,
   };
 }
+
+/** Writes `<server_id>.json` into a registry directory: a file-format record running the compiled fixture. */
+export function writeEchoRegistryFile(dir: string, fields: Record<string, unknown> = {}): void {
+  const record = {
+    version: 1,
+    server_id: 'echo',
+    transport: 'stdio',
+    stdio: {
+      command: process.execPath,
+      args: [compiledEchoUpstreamPath()],
+      env: { NODE_PATH: join(REPO_ROOT, 'node_modules') },
+    },
+    allowed_tools: ['*'],
+    ...fields,
+  };
+  writeFileSync(join(dir, `${record.server_id}.json`), JSON.stringify(record));
+}
