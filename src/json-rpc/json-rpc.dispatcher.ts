@@ -40,6 +40,7 @@ import { InputRounds } from './mrtr/input-rounds.service';
 import { allowsBatching, isModernVersion } from './protocol-version';
 import {
   endOfFailure,
+  endOfRequest,
   FAILED,
   NO_ATTRIBUTES,
   scopeOf,
@@ -241,9 +242,8 @@ export class JsonRpcDispatcher {
       durationMs,
       loggableParams: context?.call.argumentsOverLimit ? undefined : entry?.options.limitedParams,
     });
-    if (span.sampled)
-      span.setAttributes(requestSpanAttributes(request, session, context, response));
-    span.end(response && 'error' in response ? endOfFailure(response.error) : SUCCEEDED);
+    if (span.sampled) span.setAttributes(requestSpanAttributes(request, session, context));
+    span.end(endOfRequest(response, context));
     return response;
   }
 

@@ -1,14 +1,17 @@
 import { ErrorCode } from '../errors/error-code';
 import { loggedId } from '../logging/clipped-text';
 import { RequestScope } from '../observability/request-scope';
-import { RequestSpan, SpanAttributes } from '../observability/tracing/request-tracer';
+import { endedRequestOutcome } from '../observability/outcome';
+import { RequestSpan, SpanAttributes, SpanEnding } from '../observability/tracing/request-tracer';
 import { McpSession } from '../session/mcp-session';
 import {
   JsonRpcErrorObject,
   JsonRpcFailure,
   JsonRpcNotification,
   JsonRpcRequest,
+  JsonRpcResponse,
 } from './json-rpc.types';
+import { McpRequestContext } from './mcp-request-context';
 
 /*
  * How a dispatched message carries its trace: the request scope every log
@@ -17,11 +20,23 @@ import {
 
 /** Attributes are set once the outcome is known (request-span.attributes.ts). */
 export const NO_ATTRIBUTES: SpanAttributes = Object.freeze({});
-export const SUCCEEDED = Object.freeze({});
-export const FAILED = Object.freeze({ errorCode: ErrorCode.InternalError });
+export const SUCCEEDED: SpanEnding = Object.freeze({});
+export const FAILED: SpanEnding = Object.freeze({ errorCode: ErrorCode.InternalError });
 
-export function endOfFailure(error: JsonRpcErrorObject): { errorCode: number; message: string } {
+export function endOfFailure(error: JsonRpcErrorObject): SpanEnding {
   return { errorCode: error.code, message: error.message };
+}
+
+/** How a dispatched request's span ends: its error, or the outcome its answer shows. */
+export function endOfRequest(
+  response: JsonRpcResponse | undefined,
+  context: McpRequestContext | undefined,
+): SpanEnding {
+  const outcome = endedRequestOutcome(response, context);
+  if (response !== undefined && 'error' in response) {
+    return { ...endOfFailure(response.error), outcome };
+  }
+  return outcome === 'success' ? SUCCEEDED : { outcome };
 }
 
 /** What every log line of the request carries (request-ids.mixin.ts). */
@@ -39,6 +54,7 @@ export function scopeOf(
     method: message.method,
     clientId: session.clientId,
     sessionId: session.id,
+    traceContext: span.traceContext,
   };
 }
 

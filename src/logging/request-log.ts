@@ -4,7 +4,7 @@ import { GatewayConfig } from '../config/gateway-config';
 import { JsonRpcFailure, JsonRpcRequest, JsonRpcResponse } from '../json-rpc/json-rpc.types';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
 import { ArgumentRedactor } from '../ledger/argument-redactor';
-import { outcomeOfCode } from '../observability/outcome';
+import { endedRequestOutcome, outcomeOfCode } from '../observability/outcome';
 import { McpSession } from '../session/mcp-session';
 import {
   clippedJson,
@@ -66,7 +66,7 @@ export class RequestLog {
     if (!this.enabled) return;
     const { request, session, context, response } = ended;
     const error = response !== undefined && 'error' in response ? response.error : undefined;
-    const outcome = outcomeOf(response, context);
+    const outcome = endedRequestOutcome(response, context);
     // A tool's own error is a failure too: it always shows.
     if (SAMPLED_OUTCOMES.has(outcome) && !this.keepsSuccess()) return;
     const line: Record<string, unknown> = {
@@ -125,15 +125,6 @@ export class RequestLog {
     );
     return { params: text, paramsLength: fullLength };
   }
-}
-
-function outcomeOf(response: JsonRpcResponse | undefined, context?: McpRequestContext): string {
-  if (response === undefined) return 'cancelled';
-  if ('error' in response) return outcomeOfCode(response.error.code);
-  if (context?.call.inputRequired) return 'input_required';
-  return (response.result as { isError?: unknown } | null)?.isError === true
-    ? 'tool_error'
-    : 'success';
 }
 
 /** The tool or prompt name, resource URI or task id the request addressed, when it names one. */

@@ -1,4 +1,6 @@
 import { ERROR_CATEGORY, ErrorCode } from '../errors/error-code';
+import type { JsonRpcResponse } from '../json-rpc/json-rpc.types';
+import type { McpRequestContext } from '../json-rpc/mcp-request-context';
 
 /** Bounded label values for request outcomes (metrics must not explode in cardinality). */
 export type RequestOutcome =
@@ -24,4 +26,20 @@ export function outcomeOfCode(code: number): RequestOutcome {
     default:
       return 'internal_error';
   }
+}
+
+/**
+ * How one request ended, as its log line and span say it: a tool's own
+ * error, a question asked back and a cancellation are outcomes of their own.
+ */
+export function endedRequestOutcome(
+  response: JsonRpcResponse | undefined,
+  context: McpRequestContext | undefined,
+): string {
+  if (response === undefined) return 'cancelled';
+  if ('error' in response) return outcomeOfCode(response.error.code);
+  if (context?.call.inputRequired) return 'input_required';
+  return (response.result as { isError?: unknown } | null)?.isError === true
+    ? 'tool_error'
+    : 'success';
 }

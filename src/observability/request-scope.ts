@@ -11,6 +11,12 @@ export interface RequestScope {
   readonly method: string;
   readonly clientId: string;
   readonly sessionId?: string;
+  /**
+   * The tracer's own state for the step being run (the OpenTelemetry context
+   * when tracing is on): one store for the request, so that Node's async
+   * hooks propagate one value per promise rather than one per library.
+   */
+  readonly traceContext?: unknown;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();

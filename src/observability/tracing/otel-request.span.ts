@@ -1,10 +1,10 @@
-import { Attributes, Span, SpanStatusCode, TraceFlags } from '@opentelemetry/api';
+import { Attributes, Context, Span, SpanStatusCode, TraceFlags } from '@opentelemetry/api';
 import { GatewayError } from '../../errors/gateway.error';
 import { ErrorCode } from '../../errors/error-code';
 import { outcomeOfCode } from '../outcome';
 import { requestScope } from '../request-scope';
 import { MAX_ATTRIBUTE_CHARS } from './otel-trace.export';
-import { RequestSpan, SpanAttributes } from './request-tracer';
+import { RequestSpan, SpanAttributes, SpanEnding } from './request-tracer';
 import {
   ATTR_MCP_CLIENT_ID,
   ATTR_MCP_OUTCOME,
@@ -25,7 +25,11 @@ export class OtelRequestSpan implements RequestSpan {
   readonly sampled: boolean;
   private ended = false;
 
-  constructor(private readonly span: Span) {
+  constructor(
+    private readonly span: Span,
+    /** The OpenTelemetry context with this span active: its steps' parent. */
+    readonly traceContext: Context,
+  ) {
     const context = span.spanContext();
     this.traceId = context.traceId;
     this.spanId = context.spanId;
@@ -36,7 +40,7 @@ export class OtelRequestSpan implements RequestSpan {
     this.span.setAttributes(spanAttributes(attributes));
   }
 
-  end(outcome: { errorCode?: number; message?: string }): void {
+  end(ending: SpanEnding): void {
     if (this.ended) return;
     this.ended = true;
     if (!this.span.isRecording()) return;
@@ -50,12 +54,12 @@ export class OtelRequestSpan implements RequestSpan {
         }),
       );
     }
-    const { errorCode, message } = outcome;
+    const { errorCode, message } = ending;
     if (errorCode === undefined) {
-      this.span.setAttribute(ATTR_MCP_OUTCOME, 'success');
+      this.span.setAttribute(ATTR_MCP_OUTCOME, ending.outcome ?? 'success');
     } else {
       this.span.setAttributes({
-        [ATTR_MCP_OUTCOME]: outcomeOfCode(errorCode),
+        [ATTR_MCP_OUTCOME]: ending.outcome ?? outcomeOfCode(errorCode),
         [ATTR_RPC_JSONRPC_ERROR_CODE]: errorCode,
         ...(message === undefined ? {} : { [ATTR_RPC_JSONRPC_ERROR_MESSAGE]: message }),
       });
@@ -74,7 +78,8 @@ export class OtelRequestSpan implements RequestSpan {
 /** Attributes as OpenTelemetry takes them: unset ones left out. */
 export function spanAttributes(attributes: SpanAttributes): Attributes {
   const defined: Attributes = {};
-  for (const [key, value] of Object.entries(attributes)) {
+  for (const key in attributes) {
+    const value = attributes[key];
     if (value !== undefined) defined[key] = value;
   }
   return defined;

@@ -52,6 +52,7 @@ function request<T>(
         method: 'tools/call',
         clientId: 'acme',
         sessionId: 'session-1',
+        traceContext: span.traceContext,
       },
       () => work(span),
     ),
@@ -140,6 +141,29 @@ describe('OtelRequestTracer', () => {
         'rpc.jsonrpc.error_code': ErrorCode.GovernanceDenied,
       },
       resource: { 'service.name': 'gw-test' },
+    });
+  });
+
+  it('records the outcome a request names when its code does not say it (cancelled, tool error)', async () => {
+    const tracing = tracer();
+    const cancelled = caller();
+    const toolError = caller();
+    await request(tracing, cancelled.parent, (span) => {
+      span.end({ outcome: 'cancelled' });
+      return Promise.resolve();
+    });
+    await request(tracing, toolError.parent, (span) => {
+      span.end({ outcome: 'tool_error' });
+      return Promise.resolve();
+    });
+    await tracing.onApplicationShutdown();
+
+    expect(receiver.trace(cancelled.traceId)[0]).toMatchObject({
+      status: { code: 'unset' },
+      attributes: { 'mcp.outcome': 'cancelled' },
+    });
+    expect(receiver.trace(toolError.traceId)[0]).toMatchObject({
+      attributes: { 'mcp.outcome': 'tool_error' },
     });
   });
 

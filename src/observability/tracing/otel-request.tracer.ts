@@ -7,8 +7,8 @@ import {
   trace,
   TraceFlags,
 } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import type { TracingConfig } from '../../config/gateway-config';
+import { RequestScope, requestScope } from '../request-scope';
 import { isSampled, OtelRequestSpan, spanAttributes, spanFailed } from './otel-request.span';
 import { startTraceExport, TraceExport } from './otel-trace.export';
 import { RequestSpan, RequestTracer, SpanAttributes } from './request-tracer';
@@ -24,11 +24,10 @@ import { formatTraceparent, TraceParent } from './traceparent';
  * Tracing on: every MCP request is a SERVER span (the caller's span its
  * parent when it sent a traceparent), its steps INTERNAL children and its
  * upstream calls CLIENT children, exported over OTLP/HTTP. The active span
- * lives in an AsyncLocalStorage of this tracer's own, so everything a request
- * awaits runs under it.
+ * rides in the request scope (RequestScope.traceContext), the one
+ * AsyncLocalStorage of the gateway, so everything a request awaits runs under it.
  */
 export class OtelRequestTracer extends RequestTracer implements OnApplicationShutdown {
-  private readonly contexts = new AsyncLocalStorageContextManager();
   private readonly exported: TraceExport;
 
   constructor(config: TracingConfig) {
@@ -56,41 +55,44 @@ export class OtelRequestTracer extends RequestTracer implements OnApplicationShu
       },
       parentContext,
     );
-    const request = new OtelRequestSpan(span);
+    const request = new OtelRequestSpan(span, trace.setSpan(parentContext, span));
     // A request whose caller never ended its span still ends it, as a failure.
-    return this.runIn(trace.setSpan(parentContext, span), () => run(request)).catch(
-      (error: unknown) => {
-        request.endFailed(error);
-        throw error;
-      },
-    );
+    return settled(() => run(request)).catch((error: unknown) => {
+      request.endFailed(error);
+      throw error;
+    });
   }
 
   inSpan<T>(name: string, attributes: SpanAttributes, run: () => Promise<T>): Promise<T> {
-    const active = this.contexts.active();
+    const scope = requestScope.current();
+    const active = activeContext(scope);
     // Outside a recorded request (a task run, an unsampled trace) there is nothing to add to.
-    if (!trace.getSpan(active)?.isRecording()) return run();
+    if (!scope || !active || !trace.getSpan(active)?.isRecording()) return run();
     const kind = attributes[ATTR_MCP_UPSTREAM] === undefined ? SpanKind.INTERNAL : SpanKind.CLIENT;
     const span = this.exported.tracer.startSpan(
       name,
       { kind, attributes: spanAttributes(attributes) },
       active,
     );
-    return this.runIn(trace.setSpan(active, span), run).then(
-      (value) => {
-        span.end();
-        return value;
-      },
-      (error: unknown) => {
-        spanFailed(span, error);
-        span.end();
-        throw error;
-      },
-    );
+    const step = { ...scope, traceContext: trace.setSpan(active, span) };
+    return requestScope
+      .run(step, () => settled(run))
+      .then(
+        (value) => {
+          span.end();
+          return value;
+        },
+        (error: unknown) => {
+          spanFailed(span, error);
+          span.end();
+          throw error;
+        },
+      );
   }
 
   outgoingTraceparent(): string | undefined {
-    const context = trace.getSpan(this.contexts.active())?.spanContext();
+    const active = activeContext(requestScope.current());
+    const context = active && trace.getSpan(active)?.spanContext();
     if (!context || !isSpanContextValid(context)) return undefined;
     return formatTraceparent(context.traceId, context.spanId, isSampled(context.traceFlags));
   }
@@ -98,16 +100,20 @@ export class OtelRequestTracer extends RequestTracer implements OnApplicationShu
   /** Sends the spans still queued (bounded by `export_timeout_ms`), then stops. */
   async onApplicationShutdown(): Promise<void> {
     await this.exported.shutdown();
-    this.contexts.disable();
   }
+}
 
-  /** A callback that throws is a rejected promise, as for any async step. */
-  private runIn<T>(context: Context, run: () => Promise<T>): Promise<T> {
-    try {
-      return this.contexts.with(context, run);
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+/** The OpenTelemetry context of the step running, set by this tracer in the request scope. */
+function activeContext(scope: RequestScope | undefined): Context | undefined {
+  return scope?.traceContext as Context | undefined;
+}
+
+/** A callback that throws is a rejected promise, as for any async step. */
+function settled<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return run();
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }
 

@@ -1,4 +1,3 @@
-import { failure, success } from '../../json-rpc/json-rpc.responses';
 import { JsonRpcRequest } from '../../json-rpc/json-rpc.types';
 import { McpSession } from '../../session/mcp-session';
 import { requestSpanAttributes } from './request-span.attributes';
@@ -12,50 +11,37 @@ const call = (method: string, params: Record<string, unknown>): JsonRpcRequest =
   params,
 });
 
-describe('the attributes of a request span', () => {
-  it('names the method, client, session, revision, outcome and the tool called', () => {
+describe('the attributes of a request span set when it ends', () => {
+  it('names the revision and the tool called (method, identity and outcome are set by start and end)', () => {
     const request = call('tools/call', { name: 'fx_add' });
-    expect(requestSpanAttributes(request, session, undefined, success(3, {}))).toEqual({
-      'rpc.system': 'jsonrpc',
-      'rpc.method': 'tools/call',
-      'rpc.jsonrpc.request_id': '3',
-      'rpc.jsonrpc.error_code': undefined,
-      'mcp.method': 'tools/call',
-      'mcp.client_id': 'c1',
-      'mcp.session_id': session.id,
+    expect(requestSpanAttributes(request, session, undefined)).toEqual({
       'mcp.protocol_version': '2025-11-25',
-      'mcp.outcome': 'success',
       'mcp.task.id': undefined,
       'mcp.tool': 'fx_add',
     });
   });
 
-  it('gives a failure its error code and outcome, a cancelled request its own outcome', () => {
-    const request = call('resources/read', { uri: 'skill://a/b' });
-    const failed = requestSpanAttributes(request, session, undefined, failure(3, -32002, 'gone'));
-    expect(failed).toMatchObject({
-      'rpc.jsonrpc.error_code': -32002,
-      'mcp.outcome': 'not_found',
-      'mcp.resource': 'skill://a/b',
-    });
-    expect(requestSpanAttributes(request, session, undefined, undefined)['mcp.outcome']).toBe(
-      'cancelled',
-    );
-  });
-
-  it('names prompts and tasks, and no target for other methods', () => {
+  it('names resources, prompts and tasks, and no target for other methods', () => {
     expect(
-      requestSpanAttributes(call('prompts/get', { name: 'plan' }), session, undefined, undefined),
+      requestSpanAttributes(call('resources/read', { uri: 'skill://a/b' }), session, undefined),
+    ).toMatchObject({ 'mcp.resource': 'skill://a/b' });
+    expect(
+      requestSpanAttributes(call('prompts/get', { name: 'plan' }), session, undefined),
     ).toMatchObject({ 'mcp.prompt': 'plan' });
     expect(
-      requestSpanAttributes(call('tasks/get', { taskId: 't-1' }), session, undefined, undefined),
+      requestSpanAttributes(call('tasks/get', { taskId: 't-1' }), session, undefined),
     ).toMatchObject({ 'mcp.task.id': 't-1' });
-    const listed = requestSpanAttributes(
-      call('ping', { name: 'x' }),
+    const pinged = requestSpanAttributes(call('ping', { name: 'x' }), session, undefined);
+    expect(Object.keys(pinged)).toEqual(['mcp.protocol_version', 'mcp.task.id']);
+  });
+
+  it('clips a client-chosen target', () => {
+    const long = 'x'.repeat(5_000);
+    const attributes = requestSpanAttributes(
+      call('tools/call', { name: long }),
       session,
       undefined,
-      undefined,
     );
-    expect(Object.keys(listed).filter((key) => key.endsWith('.name'))).toEqual([]);
+    expect(String(attributes['mcp.tool']).length).toBeLessThan(1_000);
   });
 });

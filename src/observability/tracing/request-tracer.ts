@@ -2,6 +2,13 @@ import type { TraceParent } from './traceparent';
 
 export type SpanAttributes = Record<string, string | number | boolean | undefined>;
 
+/** How a request span ends. */
+export interface SpanEnding {
+  errorCode?: number;
+  message?: string;
+  outcome?: string;
+}
+
 /** The span of one MCP request, or its stand-in when no trace is exported. */
 export interface RequestSpan {
   /** W3C trace id: the incoming parent's when there was one. */
@@ -9,9 +16,15 @@ export interface RequestSpan {
   /** This request's span id (16 hex digits). */
   readonly spanId: string;
   readonly sampled: boolean;
+  /** What the request scope carries for the tracer's steps (RequestScope.traceContext). */
+  readonly traceContext?: unknown;
   setAttributes(attributes: SpanAttributes): void;
-  /** Ends the span; `errorCode` set means the request failed with that JSON-RPC code. */
-  end(outcome: { errorCode?: number; message?: string }): void;
+  /**
+   * Ends the span; `errorCode` set means the request failed with that
+   * JSON-RPC code. `outcome` names how it ended when the code alone does not
+   * say (a tool's own error, a cancellation).
+   */
+  end(ending: SpanEnding): void;
 }
 
 /**
