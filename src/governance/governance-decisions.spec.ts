@@ -1,11 +1,11 @@
 import { ConsoleLogger, Logger } from '@nestjs/common';
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Counter, Registry } from 'prom-client';
 import { RequestAbort } from '../common/request-abort';
 import { DEFAULT_CONFIG } from '../config/config.defaults';
 import { DispatchedRequestContext } from '../json-rpc/dispatched-request.context';
 import { GatewayLogger } from '../logging/gateway-logger';
 import { McpSession } from '../session/mcp-session';
-import { BudgetUsageMetric } from './budget/budget-usage.metric';
+import { BudgetUsageMetrics } from './budget/budget-usage.metrics';
 import { GovernanceDecisions } from './governance-decisions';
 import { GovernanceMetrics } from './governance.metrics';
 import { GovernedCall } from './governed-call';
@@ -17,9 +17,9 @@ import { GovernanceRules } from './rules/governance-rules';
  * quota (the governance issue), allowed calls at debug, and counted in
  * mcp_governance_decisions_total.
  */
-function budgetUsage(): BudgetUsageMetric {
+function budgetUsage(): BudgetUsageMetrics {
   const rules = new GovernanceRules(DEFAULT_CONFIG);
-  return new BudgetUsageMetric(rules, new QuotaPolicy(rules));
+  return new BudgetUsageMetrics(rules, new QuotaPolicy(rules));
 }
 
 describe('GovernanceDecisions', () => {
@@ -31,13 +31,7 @@ describe('GovernanceDecisions', () => {
     labelNames: ['decision', 'reason'],
     registers: [registry],
   });
-  const decisions = new GovernanceDecisions(
-    new GovernanceMetrics(
-      counter,
-      new Gauge({ name: 'spend', help: 'spend', labelNames: ['client'], registers: [registry] }),
-      budgetUsage(),
-    ),
-  );
+  const decisions = new GovernanceDecisions(new GovernanceMetrics(counter, budgetUsage()));
 
   const debugLogger = new GatewayLogger(
     { level: 'debug', format: 'json' },

@@ -1,34 +1,29 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectMetric } from '@willsoto/nestjs-prometheus';
-import { Counter, Gauge } from 'prom-client';
+import { Counter } from 'prom-client';
 import { GATEWAY_CONFIG } from '../config/config.constants';
 import { DEFAULT_CONFIG } from '../config/config.defaults';
 import { GatewayConfig } from '../config/gateway-config';
-import { ClientLabels, OTHER_CLIENTS } from '../observability/client-labels';
-import { BudgetUsageMetric } from './budget/budget-usage.metric';
-import { utcMonthKey } from './budget/utc-month';
-import { BUDGET_SPEND, GOVERNANCE_DECISIONS_TOTAL } from './governance.constants';
+import { ClientLabels } from '../observability/client-labels';
+import { BudgetUsageMetrics } from './budget/budget-usage.metrics';
+import { GOVERNANCE_DECISIONS_TOTAL } from './governance.constants';
 
 export type DecisionLabel = 'allow' | 'deny';
 
 /**
  * Governance metrics: decisions by outcome and reason, and each client's
- * spend this month. Only `metrics.client_label_limit` clients get a spend
- * series of their own; "other" shows the highest spend among the rest this
- * month, which needs no memory per client (a spend only grows within a month).
- * The same updates, under the same labels, feed mcp_budget_used_ratio.
+ * spend this month (BudgetUsageMetrics keeps it, under a label of the
+ * client's own for the first `metrics.client_label_limit` clients and
+ * "other" for the rest).
  */
 @Injectable()
 export class GovernanceMetrics {
   private readonly clients: ClientLabels;
-  private otherMonth = '';
-  private otherSpend = 0;
 
   constructor(
     @InjectMetric(GOVERNANCE_DECISIONS_TOTAL)
     private readonly decisions: Counter<'decision' | 'reason'>,
-    @InjectMetric(BUDGET_SPEND) private readonly spend: Gauge<'client'>,
-    private readonly usage: BudgetUsageMetric,
+    private readonly usage: BudgetUsageMetrics,
     @Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, 'metrics'> = DEFAULT_CONFIG,
   ) {
     this.clients = new ClientLabels(config.metrics.client_label_limit);
@@ -39,17 +34,6 @@ export class GovernanceMetrics {
   }
 
   spendOf(clientId: string, value: number, now = Date.now()): void {
-    const client = this.clients.labelFor(clientId);
-    this.usage.spent(client, clientId, value, now);
-    if (client !== OTHER_CLIENTS) {
-      this.spend.set({ client }, value);
-      return;
-    }
-    const month = utcMonthKey(now);
-    if (month !== this.otherMonth || value > this.otherSpend) {
-      this.otherMonth = month;
-      this.otherSpend = value;
-      this.spend.set({ client }, value);
-    }
+    this.usage.spent(this.clients.labelFor(clientId), clientId, value, now);
   }
 }

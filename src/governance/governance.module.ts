@@ -1,19 +1,19 @@
 import { Global, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { getOptionsToken, getStorageToken } from '@nestjs/throttler';
-import { makeCounterProvider, makeGaugeProvider } from '@willsoto/nestjs-prometheus';
+import { makeCounterProvider } from '@willsoto/nestjs-prometheus';
 import { LedgerReadyGuard } from '../ledger/ledger-ready.guard';
 import { LedgerModule } from '../ledger/ledger.module';
 import { PromptRegistryModule } from '../prompts/prompt-registry.module';
 import { ToolRegistryModule } from '../tools/tool-registry.module';
 import { GovernanceAdminController } from './admin/governance-admin.controller';
 import { GovernanceStatsService } from './admin/governance-stats.service';
-import { BudgetUsageMetric } from './budget/budget-usage.metric';
+import { BudgetUsageMetrics } from './budget/budget-usage.metrics';
 import { BudgetGuard } from './budget/budget.guard';
 import { MonthlySpend } from './budget/monthly-spend';
 import { spendStoreProvider } from './budget/spend-store.provider';
 import { GovernanceDecisions } from './governance-decisions';
-import { BUDGET_SPEND, GOVERNANCE_DECISIONS_TOTAL } from './governance.constants';
+import { GOVERNANCE_DECISIONS_TOTAL } from './governance.constants';
 import { GovernanceMetrics } from './governance.metrics';
 import { GovernedCallState } from './governed-call.state';
 import { GovernedPrompts } from './governed-prompts';
@@ -68,7 +68,7 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
     GovernedCallState,
     GovernanceDecisions,
     GovernanceMetrics,
-    BudgetUsageMetric,
+    BudgetUsageMetrics,
     RedisUpMetric,
     StoreFailurePolicy,
     spendStoreProvider,
@@ -85,11 +85,6 @@ import { VisibilityPolicy } from './visibility/visibility.policy';
       name: GOVERNANCE_DECISIONS_TOTAL,
       help: 'Governance decisions on tools/call and resources/read, by decision and reason',
       labelNames: ['decision', 'reason'],
-    }),
-    makeGaugeProvider({
-      name: BUDGET_SPEND,
-      help: 'Spend of each client in the current UTC month (budget units); client="other" is the highest spend among the clients past metrics.client_label_limit',
-      labelNames: ['client'],
     }),
   ],
   exports: [

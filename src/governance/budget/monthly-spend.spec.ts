@@ -1,4 +1,4 @@
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Counter, Registry } from 'prom-client';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { LedgerRow } from '../../ledger/ledger-row';
 import { GovernanceMetrics } from '../governance.metrics';
 import { QuotaPolicy } from '../quota/quota.policy';
 import { GovernanceRules } from '../rules/governance-rules';
-import { BudgetUsageMetric } from './budget-usage.metric';
+import { BudgetUsageMetrics } from './budget-usage.metrics';
 import { MemorySpendStore } from './memory-spend.store';
 import { Claimed, MonthlySpend } from './monthly-spend';
 
@@ -99,8 +99,7 @@ describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
         labelNames: ['decision', 'reason'],
         registers: [registry],
       }),
-      new Gauge({ name: 's', help: 's', labelNames: ['client'], registers: [registry] }),
-      new BudgetUsageMetric(rules, new QuotaPolicy(rules)),
+      new BudgetUsageMetrics(rules, new QuotaPolicy(rules)),
     );
     store = new MemorySpendStore(() => clock);
     spend = new MonthlySpend(
