@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
-import type { Pool } from 'pg';
+import { openPostgresPool } from '../common/postgres-pool';
 import { errorChain } from './error-chain';
 import { REGISTRY_LIMITS } from './upstream-registry.limits';
 import type { StoredRegistryFile } from './registry.scanner';
@@ -33,8 +33,16 @@ export class PostgresUpstreamRecordStore implements UpstreamRecordStore {
   private readonly db: Kysely<UpstreamRecordsDatabase>;
 
   constructor(connectionString: string) {
+    const options = {
+      max: POOL_SIZE,
+      connectionString,
+      statement_timeout: STATEMENT_TIMEOUT_MS,
+      connectionTimeoutMillis: STATEMENT_TIMEOUT_MS,
+    };
     this.db = new Kysely<UpstreamRecordsDatabase>({
-      dialect: new PostgresDialect({ pool: () => Promise.resolve(openPool(connectionString)) }),
+      dialect: new PostgresDialect({
+        pool: () => Promise.resolve(openPostgresPool(options, new Logger('Upstreams'))),
+      }),
     });
   }
 
@@ -119,24 +127,4 @@ async function bump(trx: Kysely<UpstreamRecordsDatabase>): Promise<void> {
     .set({ revision: sql`revision + 1` })
     .where('id', '=', 1)
     .execute();
-}
-
-function openPool(connectionString: string): Pool {
-  const pool = new (loadPg().Pool)({
-    max: POOL_SIZE,
-    connectionString,
-    statement_timeout: STATEMENT_TIMEOUT_MS,
-    connectionTimeoutMillis: STATEMENT_TIMEOUT_MS,
-  });
-  // An idle client dropped by the server emits 'error'; unhandled, that would kill the process.
-  pool.on('error', (err) =>
-    new Logger('Upstreams').warn({ msg: 'idle PostgreSQL client failed', error: err.message }),
-  );
-  return pool;
-}
-
-/** pg is loaded only in scale-out mode. */
-function loadPg(): typeof import('pg') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load needs a synchronous require
-  return require('pg') as typeof import('pg');
 }
