@@ -29,6 +29,9 @@ const NUMBER_VARIABLES: ReadonlyArray<{ key: string; names: readonly string[] }>
   { key: 'max_export_batch_size', names: ['OTEL_BSP_MAX_EXPORT_BATCH_SIZE'] },
 ];
 
+/** The signal's own variable wins over the one for every signal, as the specification says. */
+const PROTOCOL_VARIABLES = ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'OTEL_EXPORTER_OTLP_PROTOCOL'];
+
 /** The samplers of the specification, as the ratio of the gateway's parent-based ratio sampler. */
 const FIXED_SAMPLERS: Readonly<Record<string, number>> = {
   always_on: 1,
@@ -51,12 +54,15 @@ export function readOtelEnv(env: NodeJS.ProcessEnv, problems: Problem[]): OtelEn
     set('endpoint', endpoint.url, endpoint.name);
     set('enabled', true, endpoint.name);
   }
+  const protocol = firstSet(env, PROTOCOL_VARIABLES);
+  // Passed on as written: the schema refuses grpc and anything else, naming this variable.
+  if (protocol !== undefined) set('protocol', text(env, protocol), protocol);
   const serviceName = text(env, 'OTEL_SERVICE_NAME');
   if (serviceName !== undefined) set('service_name', serviceName, 'OTEL_SERVICE_NAME');
   const ratio = readSampler(env, problems);
   if (ratio) set('sample_ratio', ratio.value, ratio.name);
   for (const { key, names } of NUMBER_VARIABLES) {
-    const name = names.find((candidate) => text(env, candidate) !== undefined);
+    const name = firstSet(env, names);
     if (name === undefined) continue;
     const raw = text(env, name) ?? '';
     if (/^\d+$/.test(raw)) set(key, Number(raw), name);
@@ -112,6 +118,11 @@ function readSampler(
 function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name]?.trim();
   return value === undefined || value === '' ? undefined : value;
+}
+
+/** The first of `names` that is set (not empty). */
+function firstSet(env: NodeJS.ProcessEnv, names: readonly string[]): string | undefined {
+  return names.find((name) => text(env, name) !== undefined);
 }
 
 function notANumber(key: string, name: string, raw: string, message: string): Problem {

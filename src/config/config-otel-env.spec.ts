@@ -45,6 +45,7 @@ describe('tracing config and the OTEL_* variables', () => {
     expect(tracing({})).toEqual<TracingConfig>({
       enabled: false,
       endpoint: DEFAULT_TRACES_ENDPOINT,
+      protocol: 'http/protobuf',
       sample_ratio: 1,
       service_name: 'owlclaw-mcp-gateway',
       export_timeout_ms: 10_000,
@@ -106,6 +107,77 @@ describe('tracing config and the OTEL_* variables', () => {
     expect(cfg.enabled).toBe(false);
     // Only "true" disables, as the specification says; anything else leaves tracing as configured.
     expect(tracing({ OTEL_SDK_DISABLED: 'false' }, '    enabled: true\n').enabled).toBe(true);
+  });
+
+  it('takes the protocol from each layer in order: file < OTEL_EXPORTER_OTLP_PROTOCOL < OTEL_EXPORTER_OTLP_TRACES_PROTOCOL < MCP_SERVER_TRACING_PROTOCOL < flags', () => {
+    const file = '    protocol: http/json\n';
+    const protocol = (env: NodeJS.ProcessEnv, more: LoadGatewayConfigOptions = {}) =>
+      tracing(env, file, more).protocol;
+    expect(tracing({}, file).protocol).toBe('http/json');
+    expect(protocol({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' })).toBe('http/protobuf');
+    expect(
+      protocol({
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: ' http/json ',
+      }),
+    ).toBe('http/json');
+    expect(
+      protocol({
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+        MCP_SERVER_TRACING_PROTOCOL: 'http/protobuf',
+      }),
+    ).toBe('http/protobuf');
+    expect(
+      protocol(
+        { MCP_SERVER_TRACING_PROTOCOL: 'http/protobuf' },
+        { overrides: { tracing: { protocol: 'http/json' } } },
+      ),
+    ).toBe('http/json');
+    // The signal's own variable wins, so a grpc meant for other signals is never read.
+    expect(
+      tracing({
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+      }).protocol,
+    ).toBe('http/json');
+    // Empty counts as unset: the base variable is read.
+    expect(
+      tracing({
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: '',
+      }).protocol,
+    ).toBe('http/json');
+  });
+
+  it('refuses grpc and any other protocol, naming the variable or key that set it', () => {
+    const onlyHttp = 'the gateway exports over OTLP/HTTP only (protobuf or JSON)';
+    expect(problems({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toEqual([
+      `mcp_server.tracing.protocol: must be http/protobuf or http/json, got "grpc": ${onlyHttp} (from env OTEL_EXPORTER_OTLP_PROTOCOL)`,
+    ]);
+    expect(
+      problems({
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc',
+      }),
+    ).toEqual([
+      `mcp_server.tracing.protocol: must be http/protobuf or http/json, got "grpc": ${onlyHttp} (from env OTEL_EXPORTER_OTLP_TRACES_PROTOCOL)`,
+    ]);
+    expect(problems({ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'HTTP/JSON' })).toEqual([
+      `mcp_server.tracing.protocol: must be http/protobuf or http/json, got "HTTP/JSON": ${onlyHttp} (from env OTEL_EXPORTER_OTLP_TRACES_PROTOCOL)`,
+    ]);
+    expect(problems({ MCP_SERVER_TRACING_PROTOCOL: 'grpc' })).toEqual([
+      `mcp_server.tracing.protocol: must be http/protobuf or http/json, got "grpc": ${onlyHttp} (from env MCP_SERVER_TRACING_PROTOCOL)`,
+    ]);
+    expect(problems({}, '    protocol: grpc\n')).toEqual([
+      `mcp_server.tracing.protocol: must be http/protobuf or http/json, got "grpc": ${onlyHttp} (from ${path.join(dir, 'gateway.yaml')})`,
+    ]);
+    expect(problems({}, '    protocol: 4318\n')).toEqual([
+      `mcp_server.tracing.protocol: must be http/protobuf or http/json, got a number: ${onlyHttp} (from ${path.join(dir, 'gateway.yaml')})`,
+    ]);
+    // Attack: a huge value is quoted only in part, so the error stays one readable line.
+    const [long] = problems({ OTEL_EXPORTER_OTLP_PROTOCOL: `http/${'x'.repeat(100_000)}` });
+    expect(long).toContain(`got "http/${'x'.repeat(59)}":`);
+    expect(long.length).toBeLessThan(300);
   });
 
   it('reads OTEL_TRACES_SAMPLER(_ARG) as the parent-based sampling ratio', () => {

@@ -1,5 +1,6 @@
 import {
   IsBoolean,
+  IsIn,
   IsInt,
   IsNotEmpty,
   IsNumber,
@@ -8,11 +9,22 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidationArguments,
 } from 'class-validator';
 import { Default } from './config-schema.decorators';
 
 /** The OTLP/HTTP traces URL of a collector on the same host, as the OpenTelemetry SDKs default it. */
 export const DEFAULT_TRACES_ENDPOINT = 'http://localhost:4318/v1/traces';
+
+/** The OTLP/HTTP encodings the gateway exports; protobuf is the OpenTelemetry default. */
+export const TRACING_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+export type TracingProtocol = (typeof TRACING_PROTOCOLS)[number];
+
+/** Names the refused value, since `grpc` is a legal OTLP protocol that a shared environment may set. */
+function protocolMessage({ value }: ValidationArguments): string {
+  const got = typeof value === 'string' ? JSON.stringify(value.slice(0, 64)) : `a ${typeof value}`;
+  return `must be http/protobuf or http/json, got ${got}: the gateway exports over OTLP/HTTP only (protobuf or JSON)`;
+}
 
 /**
  * OpenTelemetry tracing (docs/observability.md): one span per MCP request and
@@ -25,12 +37,17 @@ export class TracingSchema {
   @IsBoolean()
   enabled!: boolean;
 
-  /** The collector's OTLP/HTTP traces URL (JSON is sent). */
+  /** The collector's OTLP/HTTP traces URL. */
   @Default(DEFAULT_TRACES_ENDPOINT)
   @Matches(/^https?:\/\/[^\s]+$/i, { message: 'must be an http:// or https:// URL' })
   @MaxLength(2048)
   @IsString()
   endpoint!: string;
+
+  /** How the spans are encoded on the wire: protobuf (the OTLP default, half the CPU) or JSON. */
+  @Default('http/protobuf')
+  @IsIn(TRACING_PROTOCOLS, { message: protocolMessage })
+  protocol!: TracingProtocol;
 
   /** Share of new traces recorded; a request whose caller's trace is sampled is always recorded. */
   @Default(1)
