@@ -1,8 +1,9 @@
 import { once } from 'node:events';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
+import { decodeExportTraceServiceRequest, DecodedResourceSpans } from './otlp-protobuf';
 
-/** One span as the OTLP/JSON export carried it, with its attributes flattened. */
+/** One span as an OTLP/HTTP export carried it, in either encoding, with its attributes flattened. */
 export interface ReceivedSpan {
   traceId: string;
   spanId: string;
@@ -14,9 +15,11 @@ export interface ReceivedSpan {
   status: { code: 'unset' | 'ok' | 'error'; message?: string };
   /** The resource attributes of the batch it came in (service.name...). */
   resource: Record<string, string | number | boolean>;
+  /** How the export that carried it was encoded (its Content-Type). */
+  encoding: 'protobuf' | 'json';
 }
 
-/** A larger export is refused (413): a runaway exporter cannot fill the test's memory. */
+/** A larger export (or gzip bomb) is refused: a runaway exporter cannot fill the test's memory. */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const KINDS: ReceivedSpan['kind'][] = [
   'unspecified',
@@ -55,15 +58,18 @@ interface OtlpExport {
 }
 
 /**
- * An OpenTelemetry collector for tests: a real HTTP server taking OTLP/JSON
- * exports on POST /v1/traces (gzip or not; the OTLP/HTTP exporter sends
- * JSON) and keeping every span. Protobuf is answered 415, so a wrongly
- * configured exporter shows instead of exporting into nothing.
+ * An OpenTelemetry collector for tests: a real HTTP server taking OTLP/HTTP
+ * exports on POST /v1/traces, protobuf or JSON by Content-Type (gzip or
+ * not), and keeping every span in one shape whatever the encoding. Any other
+ * Content-Type is answered 415 and a body that does not decode 400, so a
+ * wrongly configured exporter shows instead of exporting into nothing.
  */
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
   /** Export requests received, accepted or not. */
   requests = 0;
+  /** Why each refused (400) export did not decode. */
+  readonly refused: string[] = [];
   private readonly server: Server;
 
   private constructor() {
@@ -103,7 +109,10 @@ export class OtlpReceiver {
     while (!ready(this.spans)) {
       if (Date.now() > deadline) {
         const seen = this.spans.map((span) => `${span.name} (${span.traceId})`).join(', ');
-        throw new Error(`OTLP receiver: timed out waiting for ${what}; received: ${seen}`);
+        const refused = this.refused.length > 0 ? `; refused: ${this.refused.join('; ')}` : '';
+        throw new Error(
+          `OTLP receiver: timed out waiting for ${what}; received: ${seen}${refused}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -121,7 +130,8 @@ export class OtlpReceiver {
       res.writeHead(404).end();
       return;
     }
-    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+    const encoding = encodingOf(req.headers['content-type']);
+    if (encoding === undefined) {
       res.writeHead(415).end();
       return;
     }
@@ -130,33 +140,77 @@ export class OtlpReceiver {
       res.writeHead(413).end();
       return;
     }
-    const text = (req.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body).toString();
-    this.collect(JSON.parse(text) as OtlpExport);
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-  }
-
-  private collect(payload: OtlpExport): void {
-    for (const resourceSpans of payload.resourceSpans ?? []) {
-      const resource = flatten(resourceSpans.resource?.attributes);
-      for (const scope of resourceSpans.scopeSpans ?? []) {
-        for (const span of scope.spans ?? []) {
-          this.spans.push({
-            traceId: span.traceId,
-            spanId: span.spanId,
-            parentSpanId: span.parentSpanId ?? '',
-            name: span.name,
-            kind: KINDS[span.kind ?? 0] ?? 'unspecified',
-            attributes: flatten(span.attributes),
-            status: {
-              code: STATUS[span.status?.code ?? 0] ?? 'unset',
-              ...(span.status?.message ? { message: span.status.message } : {}),
-            },
-            resource,
-          });
-        }
-      }
+    let spans: ReceivedSpan[];
+    try {
+      const raw =
+        req.headers['content-encoding'] === 'gzip'
+          ? gunzipSync(body, { maxOutputLength: MAX_BODY_BYTES })
+          : body;
+      spans =
+        encoding === 'json'
+          ? jsonSpans(JSON.parse(raw.toString()) as OtlpExport)
+          : protobufSpans(decodeExportTraceServiceRequest(raw));
+    } catch (error) {
+      // A body that does not decode is the exporter's fault to show, never the receiver's to crash on.
+      const reason = error instanceof Error ? error.message : String(error);
+      this.refused.push(reason);
+      res.writeHead(400, { 'content-type': 'text/plain' }).end(reason);
+      return;
     }
+    this.spans.push(...spans);
+    if (encoding === 'json') res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    // An empty ExportTraceServiceResponse is zero bytes of protobuf.
+    else res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
   }
+}
+
+function jsonSpans(payload: OtlpExport): ReceivedSpan[] {
+  return (payload.resourceSpans ?? []).flatMap((resourceSpans) => {
+    const resource = flatten(resourceSpans.resource?.attributes);
+    return (resourceSpans.scopeSpans ?? []).flatMap((scope) =>
+      (scope.spans ?? []).map((span): ReceivedSpan => ({
+        traceId: span.traceId,
+        spanId: span.spanId,
+        parentSpanId: span.parentSpanId ?? '',
+        name: span.name,
+        kind: KINDS[span.kind ?? 0] ?? 'unspecified',
+        attributes: flatten(span.attributes),
+        status: {
+          code: STATUS[span.status?.code ?? 0] ?? 'unset',
+          ...(span.status?.message ? { message: span.status.message } : {}),
+        },
+        resource,
+        encoding: 'json',
+      })),
+    );
+  });
+}
+
+function protobufSpans(request: DecodedResourceSpans[]): ReceivedSpan[] {
+  return request.flatMap(({ resource, spans }) =>
+    spans.map((span): ReceivedSpan => ({
+      traceId: span.traceId,
+      spanId: span.spanId,
+      parentSpanId: span.parentSpanId,
+      name: span.name,
+      kind: KINDS[span.kind] ?? 'unspecified',
+      attributes: span.attributes,
+      status: {
+        code: STATUS[span.status.code] ?? 'unset',
+        ...(span.status.message ? { message: span.status.message } : {}),
+      },
+      resource,
+      encoding: 'protobuf',
+    })),
+  );
+}
+
+/** The OTLP/HTTP encoding a Content-Type names, if it is one. */
+function encodingOf(contentType: string | undefined): ReceivedSpan['encoding'] | undefined {
+  const mediaType = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (mediaType === 'application/x-protobuf') return 'protobuf';
+  if (mediaType === 'application/json') return 'json';
+  return undefined;
 }
 
 /** The body, or undefined past MAX_BODY_BYTES. */
@@ -171,13 +225,15 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
+/** Scalar attributes only, as own properties (a key such as "__proto__" stays data), like the protobuf decoder's. */
 function flatten(attributes: OtlpAttribute[] = []): Record<string, string | number | boolean> {
-  const flat: Record<string, string | number | boolean> = {};
-  for (const { key, value } of attributes) {
-    if (value.stringValue !== undefined) flat[key] = value.stringValue;
-    else if (value.intValue !== undefined) flat[key] = Number(value.intValue);
-    else if (value.doubleValue !== undefined) flat[key] = value.doubleValue;
-    else if (value.boolValue !== undefined) flat[key] = value.boolValue;
-  }
-  return flat;
+  return Object.fromEntries(
+    attributes.flatMap(({ key, value }): Array<[string, string | number | boolean]> => {
+      if (value.stringValue !== undefined) return [[key, value.stringValue]];
+      if (value.intValue !== undefined) return [[key, Number(value.intValue)]];
+      if (value.doubleValue !== undefined) return [[key, value.doubleValue]];
+      if (value.boolValue !== undefined) return [[key, value.boolValue]];
+      return [];
+    }),
+  );
 }
