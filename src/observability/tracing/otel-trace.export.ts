@@ -1,5 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import {
   defaultResource,
   detectResources,
@@ -10,6 +11,7 @@ import {
   BasicTracerProvider,
   BatchSpanProcessor,
   ParentBasedSampler,
+  type SpanExporter,
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
@@ -29,15 +31,13 @@ export interface TraceExport {
 
 /**
  * The OpenTelemetry SDK as the gateway uses it: a parent-based ratio
- * sampler, a batch of finished spans sent to the OTLP/HTTP endpoint, and a
- * resource naming the service (OTEL_RESOURCE_ATTRIBUTES adds to it). Nothing
- * is registered globally, so two gateways in one process (tests) keep apart.
+ * sampler, a batch of finished spans sent to the OTLP/HTTP endpoint in
+ * protobuf or JSON (`tracing.protocol`), and a resource naming the service
+ * (OTEL_RESOURCE_ATTRIBUTES adds to it). Nothing is registered globally, so
+ * two gateways in one process (tests) keep apart.
  */
 export function startTraceExport(config: TracingConfig): TraceExport {
-  const exporter = new LoggedSpanExporter(
-    new OTLPTraceExporter({ url: config.endpoint, timeoutMillis: config.export_timeout_ms }),
-    displayedEndpoint(config.endpoint),
-  );
+  const exporter = new LoggedSpanExporter(otlpExporter(config), displayedEndpoint(config.endpoint));
   const provider = new BasicTracerProvider({
     resource: defaultResource()
       .merge(detectResources({ detectors: [envDetector] }))
@@ -62,6 +62,14 @@ export function startTraceExport(config: TracingConfig): TraceExport {
     tracer: provider.getTracer(GATEWAY_PACKAGE_NAME, GATEWAY_VERSION),
     shutdown: () => bounded(provider.shutdown(), config.export_timeout_ms),
   };
+}
+
+/** The OTLP/HTTP exporter of the configured encoding; both packages take the same options. */
+function otlpExporter(config: TracingConfig): SpanExporter {
+  const options = { url: config.endpoint, timeoutMillis: config.export_timeout_ms };
+  return config.protocol === 'http/json'
+    ? new OtlpJsonTraceExporter(options)
+    : new OtlpProtobufTraceExporter(options);
 }
 
 /** The endpoint for log lines: no user, password or query, which may hold credentials. */
