@@ -18,7 +18,8 @@ import { TracedHttpUpstream } from '../support/traced-http-upstream';
 
 /**
  * OpenTelemetry tracing end to end: gateway processes export to an
- * in-process OTLP receiver (real HTTP, OTLP/JSON). A request that brings a
+ * in-process OTLP receiver (real HTTP, OTLP protobuf by default, JSON when
+ * asked). A request that brings a
  * W3C traceparent (HTTP header, or `params._meta` over stdio) becomes a
  * SERVER span child of the caller's span, with governance, handler and
  * ledger steps below it and a CLIENT span per upstream call, whose
@@ -87,14 +88,24 @@ async function traceWith(traceId: string, name: string): Promise<ReceivedSpan[]>
   return receiver.trace(traceId);
 }
 
-/** The request span of a governed, audited call and its three steps, as the caller's child. */
+/**
+ * The request span of a governed, audited call and its three steps, as the
+ * caller's child, every span sent in `encoding` (protobuf unless configured).
+ */
 async function expectGovernedCallTree(
   traceId: string,
   callerSpanId: string,
-  expected: { clientId: string; sessionId: string | undefined },
+  expected: {
+    clientId: string;
+    sessionId: string | undefined;
+    encoding?: ReceivedSpan['encoding'];
+  },
 ): Promise<void> {
   // The request span ends last, after its ledger write.
   const spans = await traceWith(traceId, 'tools/call');
+  expect(new Set(spans.map((span) => span.encoding))).toEqual(
+    new Set([expected.encoding ?? 'protobuf']),
+  );
   const request = spans.find((span) => span.name === 'tools/call');
   expect(request).toMatchObject({
     kind: 'server',
@@ -137,6 +148,26 @@ describe('tracing over HTTP', () => {
     await expectGovernedCallTree(caller.traceId, caller.spanId, {
       clientId: 'trace-client',
       sessionId: serverSessionId,
+    });
+  });
+
+  it('exports OTLP/JSON when OTEL_EXPORTER_OTLP_TRACES_PROTOCOL says http/json, the same span tree', async () => {
+    const gateway = await httpGateway({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.baseUrl,
+      // The signal's own variable wins over the one for every signal.
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+    });
+    const caller = callerSpan();
+    const { client, serverSessionId } = await httpClient(gateway, caller.traceparent);
+
+    const result = await client.callTool({ name: 'fx_add', arguments: { a: 4, b: 5 } });
+    expect(result.structuredContent).toEqual({ sum: 9 });
+
+    await expectGovernedCallTree(caller.traceId, caller.spanId, {
+      clientId: 'trace-client',
+      sessionId: serverSessionId,
+      encoding: 'json',
     });
   });
 
