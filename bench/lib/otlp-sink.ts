@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createServer, Server } from 'node:http';
+import { countOtlpSpans, otlpEncoding } from './otlp-span-count';
 
 /** What the sink took in since it started. */
 export interface SinkCounts {
@@ -8,14 +9,13 @@ export interface SinkCounts {
   bytes: number;
 }
 
-/** Each span of an OTLP/JSON export has one `"spanId"` key (parents are `"parentSpanId"`). */
-const SPAN_KEY = Buffer.from('"spanId"');
-
 /**
  * The collector of the tracing cell: an HTTP server in the bench process
- * that accepts OTLP/JSON exports on POST /v1/traces and discards them,
- * counting spans without parsing (so it takes as little as possible of the
- * CPU the load generator shares with it).
+ * that accepts OTLP/HTTP exports on POST /v1/traces, protobuf (the gateway's
+ * default) or JSON, and discards them, counting spans without decoding them
+ * (so it takes as little as possible of the CPU the load generator shares
+ * with it). A body that does not parse is answered 400 and its spans are not
+ * counted, so a broken export shows in the spans per request.
  */
 export class OtlpSink {
   readonly counts: SinkCounts = { exports: 0, spans: 0, bytes: 0 };
@@ -26,13 +26,26 @@ export class OtlpSink {
     const server = createServer();
     const sink = new OtlpSink(server);
     server.on('request', (req, res) => {
+      const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => {
         sink.counts.bytes += chunk.length;
-        sink.counts.spans += occurrences(chunk, SPAN_KEY);
+        chunks.push(chunk);
       });
       req.on('end', () => {
         sink.counts.exports++;
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        const encoding = otlpEncoding(req.headers['content-type']);
+        try {
+          sink.counts.spans += countOtlpSpans(Buffer.concat(chunks), encoding);
+        } catch {
+          res.writeHead(400).end();
+          return;
+        }
+        // A collector's empty answer: zero bytes of protobuf, or an empty JSON object.
+        if (encoding === 'protobuf') {
+          res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+        } else {
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+        }
       });
     });
     server.listen(0, '127.0.0.1');
@@ -49,11 +62,4 @@ export class OtlpSink {
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
   }
-}
-
-/** Occurrences of `key` in `chunk`; a key split across two chunks is missed (a count, not an audit). */
-function occurrences(chunk: Buffer, key: Buffer): number {
-  let count = 0;
-  for (let at = chunk.indexOf(key); at !== -1; at = chunk.indexOf(key, at + key.length)) count++;
-  return count;
 }

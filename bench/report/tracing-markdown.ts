@@ -11,8 +11,9 @@ export function tracingSection(tracing: TracingResults, http: HttpResults | unde
     [
       "tools/call of `bench_echo` on gateway (a)'s setup (governance, SQLite ledger) in three processes",
       'that differ only in `tracing.*`: off (the default), on with `sample_ratio: 1` exporting every span',
-      '(the request, governance, handler and ledger write: 4 per call) with the default batch settings to',
-      'an OTLP/HTTP sink in the bench process (a real HTTP server that counts and discards), and on with',
+      '(the request, governance, handler and ledger write: 4 per call) with the default batch settings and',
+      'the default `tracing.protocol` (OTLP/HTTP protobuf) to a sink in the bench process (a real HTTP',
+      'server that counts the spans without decoding them, then discards them), and on with',
       '`sample_ratio: 0`. Requests bring no traceparent, so every one starts a trace. autocannon,',
       `${tracing.durationSeconds} s per run, ${runs}, targets alternating; req/s, p50, p99 and the`,
       "gateway's CPU time per request are medians over the runs.",

@@ -22,10 +22,11 @@ interface MeasuredRun {
 
 /**
  * Tracing: tools/call of the echo on three gateways that differ only in
- * `tracing.*` (off, on exporting every span to an OTLP sink in this process,
- * on with nothing sampled), the targets alternating in every repetition,
- * medians reported with the gateway's CPU time per request. The spans the
- * sink received per traced request tell whether the exporter kept up.
+ * `tracing.*` (off, on exporting every span to an OTLP sink in this process
+ * in the default protocol, http/protobuf, and on with nothing sampled), the
+ * targets alternating in every repetition, medians reported with the
+ * gateway's CPU time per request. The spans the sink received per traced
+ * request tell whether the exporter kept up.
  */
 export async function runTracingSection(ctx: BenchContext): Promise<TracingResults> {
   const { duration, reps, connections } = ctx.options;
