@@ -11,7 +11,6 @@ import { requestScope } from '../observability/request-scope';
 import { incomingParent } from '../observability/tracing/incoming-parent';
 import { requestSpanAttributes } from '../observability/tracing/request-span.attributes';
 import { RequestSpan, RequestTracer } from '../observability/tracing/request-tracer';
-import { newTraceId } from '../observability/tracing/traceparent';
 import { McpSession } from '../session/mcp-session';
 import { MessageSink } from '../session/message-sink';
 import { ArgumentLimitsService } from './argument-limits.service';
@@ -37,8 +36,9 @@ import { McpMethodEntry, McpMethodRegistry } from './mcp-method.registry';
 import { McpRequestContext } from './mcp-request-context';
 import { ModernResultShaper } from './modern-result.shaper';
 import { InputRounds } from './mrtr/input-rounds.service';
-import { allowsBatching, isModernVersion } from './protocol-version';
+import { allowsBatching, isModernVersion, REMOVED_IN_2026 } from './protocol-version';
 import {
+  callerTraceId,
   endOfFailure,
   endOfRequest,
   FAILED,
@@ -47,16 +47,6 @@ import {
   SUCCEEDED,
   withTraceId,
 } from './request-trace';
-
-/** Methods of the handshake revisions that 2026-07-28 removed: unknown to a stateless request. */
-const REMOVED_IN_2026 = new Set([
-  'initialize',
-  'notifications/initialized',
-  'ping',
-  'logging/setLevel',
-  'resources/subscribe',
-  'resources/unsubscribe',
-]);
 
 /** Where a frame came from and where request-related messages should go. */
 export interface InboundContext {
@@ -69,6 +59,8 @@ export interface InboundContext {
   token?: VerifiedToken;
   /** The HTTP `traceparent` header; a message's own `params._meta.traceparent` wins over it. */
   traceparent?: string;
+  /** Set for a batch: the trace id each answer was made under, for one its limits withhold later. */
+  answerTraces?: Map<JsonRpcResponse, string>;
 }
 
 export type DispatchResult = JsonRpcResponse | JsonRpcResponse[] | undefined;
@@ -136,6 +128,7 @@ export class JsonRpcDispatcher {
     }
     const tooLong = this.batchLimits.refuseLength(entries);
     if (tooLong) return this.refuse(tooLong, inbound.traceparent, inbound.session);
+    const batch = { ...inbound, answerTraces: new Map<JsonRpcResponse, string>() };
     const results = await Promise.all(
       entries.map((entry) =>
         entry.kind === 'request' && entry.message.method === 'initialize'
@@ -146,11 +139,12 @@ export class JsonRpcDispatcher {
                 inbound.session,
               ),
             )
-          : this.dispatchEntry(entry, inbound),
+          : this.dispatchEntry(entry, batch),
       ),
     );
     const responses = results.filter((r): r is JsonRpcResponse => r !== undefined);
-    return responses.length > 0 ? this.batchLimits.capAnswers(responses) : undefined;
+    if (responses.length === 0) return undefined;
+    return this.batchLimits.capAnswers(responses, batch.answerTraces, inbound.session);
   }
 
   dispatchEntry(
@@ -244,6 +238,7 @@ export class JsonRpcDispatcher {
     });
     if (span.sampled) span.setAttributes(requestSpanAttributes(request, session, context));
     span.end(endOfRequest(response, context));
+    if (response !== undefined) inbound.answerTraces?.set(response, span.traceId);
     return response;
   }
 
@@ -322,6 +317,8 @@ export class JsonRpcDispatcher {
       response = this.modern.shape(request.method, response);
     }
     if (response !== undefined) {
+      // Serialized in the request's scope: an answer JSON cannot carry becomes an error with its trace id.
+      response = prepareResponse(response).response;
       this.metrics.recordRequest(
         request.method,
         'error' in response ? outcomeOfCode(response.error.code) : 'success',
@@ -392,7 +389,7 @@ export class JsonRpcDispatcher {
     session?: McpSession,
     params?: JsonRpcParams,
   ): JsonRpcFailure {
-    const traceId = incomingParent(params, traceparent)?.traceId ?? newTraceId();
+    const traceId = callerTraceId(params, traceparent);
     const refused = withTraceId(response, traceId);
     this.requestLog.refused({ response: refused, session, traceId });
     return refused;

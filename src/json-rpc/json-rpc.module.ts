@@ -37,6 +37,7 @@ import { RequestLog } from '../logging/request-log';
     JsonRpcExceptionFilter,
     AuditTrail,
     ModernResultShaper,
+    RequestLog,
   ],
 })
 export class JsonRpcModule {}

@@ -1,3 +1,4 @@
+import { requestScope } from '../observability/request-scope';
 import { prepareResponse, serializeOutbound } from './json-rpc.serializer';
 import { JsonRpcResponse } from './json-rpc.types';
 
@@ -34,6 +35,21 @@ describe('JSON-RPC serializer', () => {
     const text = serializeOutbound(prepared.response);
     expect(JSON.parse(text!)).toEqual(prepared.response);
     expect(prepared.bytes).toBe(Buffer.byteLength(text!));
+  });
+
+  it('gives the replacement the trace id of the request being served, like any error of it', () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const bad = { jsonrpc: '2.0', id: 7, result: { big: BigInt(2) } } as JsonRpcResponse;
+    const scope = { requestId: '7', traceId, spanId: '00f067aa0ba902b7', sampled: false };
+    const prepared = requestScope.run({ ...scope, method: 'tools/call', clientId: 'c' }, () =>
+      prepareResponse(bad),
+    );
+    expect(prepared.response).toMatchObject({
+      id: 7,
+      error: { code: -32603, data: { retryable: false, traceId } },
+    });
+    // The transport, out of the scope, sends the replacement's text as it was made.
+    expect(JSON.parse(serializeOutbound(prepared.response)!)).toEqual(prepared.response);
   });
 
   it('drops an unserializable notification and keeps the rest of a batch', () => {

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { ErrorCode } from '../errors/error-code';
+import { requestScope } from '../observability/request-scope';
 import { failure } from './json-rpc.responses';
 import { JsonRpcMessage, JsonRpcResponse } from './json-rpc.types';
 
@@ -21,8 +22,9 @@ interface Serialized {
 /**
  * Serializes one outbound message, once. A message that cannot be serialized
  * (a BigInt or a cycle in a handler's result) never reaches the wire half
- * written: a response is replaced by a -32603 error for the same id, anything
- * else is dropped; both are logged.
+ * written: a response is replaced by a -32603 error for the same id (with the
+ * trace id of the request being served, like every error of a request),
+ * anything else is dropped; both are logged.
  */
 function serialize(message: JsonRpcMessage): Serialized {
   const cached = serialized.get(message);
@@ -44,12 +46,18 @@ function serialize(message: JsonRpcMessage): Serialized {
       message.id,
       ErrorCode.InternalError,
       `Internal error: the result could not be serialized as JSON (${reason})`,
-      { retryable: false },
+      replacementData(),
     );
     const text = JSON.stringify(replacement);
     serialized.set(replacement, text);
     return { text, message: replacement };
   }
+}
+
+/** The dispatcher serializes an answer inside its request's scope (JsonRpcDispatcher.run). */
+function replacementData(): Record<string, unknown> {
+  const traceId = requestScope.current()?.traceId;
+  return traceId === undefined ? { retryable: false } : { retryable: false, traceId };
 }
 
 /** The JSON text of a message, or of a batch answer as one array (see `serialize`). */

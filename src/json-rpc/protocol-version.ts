@@ -31,6 +31,16 @@ export function isModernVersion(version: unknown): version is ModernProtocolVers
   );
 }
 
+/** Methods of the handshake revisions that 2026-07-28 removed: unknown to a stateless request. */
+export const REMOVED_IN_2026: ReadonlySet<string> = new Set([
+  'initialize',
+  'notifications/initialized',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+
 /** What Streamable HTTP assumes when a request carries no MCP-Protocol-Version header. */
 export const DEFAULT_HTTP_PROTOCOL_VERSION: ProtocolVersion = '2025-03-26';
 

@@ -2,12 +2,15 @@ import { ErrorCode } from '../errors/error-code';
 import { loggedId } from '../logging/clipped-text';
 import { RequestScope } from '../observability/request-scope';
 import { endedRequestOutcome } from '../observability/outcome';
+import { incomingParent } from '../observability/tracing/incoming-parent';
 import { RequestSpan, SpanAttributes, SpanEnding } from '../observability/tracing/request-tracer';
+import { newTraceId } from '../observability/tracing/traceparent';
 import { McpSession } from '../session/mcp-session';
 import {
   JsonRpcErrorObject,
   JsonRpcFailure,
   JsonRpcNotification,
+  JsonRpcParams,
   JsonRpcRequest,
   JsonRpcResponse,
 } from './json-rpc.types';
@@ -56,6 +59,21 @@ export function scopeOf(
     sessionId: session.id,
     traceContext: span.traceContext,
   };
+}
+
+/** The trace id of an answer made before dispatch: the one its caller named, else a fresh one. */
+export function callerTraceId(
+  params: JsonRpcParams | undefined,
+  traceparent: string | undefined,
+): string {
+  return incomingParent(params, traceparent)?.traceId ?? newTraceId();
+}
+
+/** The trace id an error answer already carries in its data, if any. */
+export function carriedTraceId(response: JsonRpcResponse): string | undefined {
+  if (!('error' in response) || !isRecord(response.error.data)) return undefined;
+  const { traceId } = response.error.data;
+  return typeof traceId === 'string' ? traceId : undefined;
 }
 
 /** The failure with the trace id in its error data, where every error of a request carries it. */

@@ -3,13 +3,15 @@ import { McpHttpSession } from '../support/mcp-http-session';
 import { servicesAvailable, tcpCheck } from '../support/service-availability';
 import { pollUntil, SharedReplicas } from '../support/shared-replicas';
 import { messageOf, openSse, SseConnection, SseEvent } from '../support/sse-client';
+import { requestLine } from '../support/log-lines';
 
 /**
  * POST streams of shared sessions across two replicas (`state.driver: redis`),
  * on the wire: the record that says which requests a stream answers and which
  * replica runs them, the replicas' heartbeats, a stream resumed at the other
  * replica while its own still runs the call (relayed) or after it was killed
- * (its requests fail), and resumes that name no recorded stream.
+ * (its requests fail, with their callers' trace ids), and resumes that name
+ * no recorded stream.
  */
 
 const available = servicesAvailable('shared POST streams e2e', [
@@ -17,6 +19,8 @@ const available = servicesAvailable('shared POST streams e2e', [
 ]);
 
 const HEADERS = { 'x-mcp-client-id': 'post-streams-e2e' };
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const TRACEPARENT = `00-${TRACE_ID}-00f067aa0ba902b7-01`;
 const SAMPLING = { sampling: {} };
 
 const isSamplingRequest = (event: SseEvent) => event.data.includes('"sampling/createMessage"');
@@ -180,9 +184,16 @@ const isAnswerTo = (id: string) => (event: SseEvent) => {
 
   it('fails the requests of a stream whose replica was killed, once, and its heartbeat expires', async () => {
     const [a, b] = pair.replicas;
-    const session = await McpHttpSession.open(a.baseUrl, HEADERS, SAMPLING);
+    const traced = { ...HEADERS, traceparent: TRACEPARENT };
+    const session = await McpHttpSession.open(a.baseUrl, traced, SAMPLING);
     const { call, sampling, streamId } = await sampleCallOn(session, 'killed-1');
     const killed = replicaOf(streamId);
+    // The record keeps the trace its caller named, for the replica that fails the request.
+    expect(JSON.parse((await redis.get(streamKey(session.sessionId, streamId)))!)).toEqual({
+      origin: killed,
+      requestIds: ['killed-1'],
+      traceIds: [TRACE_ID],
+    });
     const heartbeats = await redis.keys(`${pair.prefix}replica:*`);
     expect(heartbeats).toHaveLength(2);
     expect(heartbeats).toContain(`${pair.prefix}replica:${killed}`);
@@ -197,7 +208,14 @@ const isAnswerTo = (id: string) => (event: SseEvent) => {
     expect(failed.error).toMatchObject({
       code: -32603,
       message: expect.stringContaining('stopped before it answered'),
-      data: { retryable: true, reason: 'replica_lost', replica: killed },
+      data: { retryable: true, reason: 'replica_lost', replica: killed, traceId: TRACE_ID },
+    });
+    // The survivor logs the failure under that trace id: a gateway fault, at error.
+    expect(await requestLine(() => b.stderr, 'killed-1', session.sessionId)).toMatchObject({
+      level: 50,
+      traceId: TRACE_ID,
+      errorCode: -32603,
+      outcome: 'internal_error',
     });
     await resumed.ended;
     expect(await redis.exists(`${pair.prefix}replica:${killed}`)).toBe(0);

@@ -338,7 +338,7 @@ describe.each(TRANSPORTS)('JSON-RPC errors over %s', (transport) => {
         const reply = await rpc.send(req(`bad-${kind}`, 'fixture/unserializable', { kind }));
         const error = expectRpcError(reply, -32603, `bad-${kind}`);
         expect(error.message).toMatch(/could not be serialized as JSON/);
-        expect(error.data).toEqual({ retryable: false });
+        expect(error.data).toEqual({ retryable: false, traceId: TRACE_ID });
       }
     });
 

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ServerResponse } from 'node:http';
 import { clipText, LOGGED_NAME_MAX_CHARS } from '../../logging/clipped-text';
+import { requestScope } from '../../observability/request-scope';
 import { parseTraceparent } from '../../observability/tracing/traceparent';
 import { traceparentOf } from './http-headers';
 
@@ -10,7 +11,8 @@ const logger = new Logger('HttpRefusal');
  * The log line of an HTTP request refused before any MCP method ran (a
  * missing session, a limit, a body too large): at error when the gateway
  * could not serve it (5xx), else at info, as the caller's mistake. It
- * carries the caller's trace id when the request named one.
+ * carries the caller's trace id when the request named one, or the trace id
+ * of the MCP request being served when one met the refusal.
  */
 export function logHttpRefusal(
   res: ServerResponse,
@@ -26,7 +28,7 @@ export function logHttpRefusal(
     status,
     errorCode: code,
     error: clipText(message, LOGGED_NAME_MAX_CHARS),
-    traceId: parseTraceparent(traceparentOf(req))?.traceId,
+    traceId: requestScope.current()?.traceId ?? parseTraceparent(traceparentOf(req))?.traceId,
   };
   if (status >= 500) logger.error(line);
   else logger.log(line);

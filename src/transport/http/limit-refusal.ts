@@ -2,6 +2,7 @@ import { ServerResponse } from 'node:http';
 import { GatewayError } from '../../errors/gateway.error';
 import { failure } from '../../json-rpc/json-rpc.responses';
 import { JsonRpcId } from '../../json-rpc/json-rpc.types';
+import { requestScope } from '../../observability/request-scope';
 import { logHttpRefusal } from './http-refusal.log';
 import { sendJson } from './http-reply';
 
@@ -29,6 +30,9 @@ export function sendLimitRefusal(
     retryable: error.retryable,
     http_status: status,
   };
+  // Met while serving a request (a stateless subscriptions/listen stream): an error of that request.
+  const traceId = requestScope.current()?.traceId;
+  if (traceId !== undefined) data.traceId = traceId;
   logHttpRefusal(res, status, error.code, error.message);
   sendJson(res, status, failure(id, error.code, error.message, data));
 }

@@ -68,7 +68,7 @@ export class McpPostHandler {
       acceptsEventStream(req),
       session,
       this.sse.of(session),
-      this.postStreams.recorderFor(session, requestIdsOf(frame)),
+      this.postStreams.recorderFor(session, frame, traceparent),
     );
     if (!expectsAnswer(frame, session)) {
       // Notifications and responses only: acknowledge, then process.
@@ -99,13 +99,6 @@ function initializeRequestId(frame: InboundFrame): JsonRpcId | undefined {
     frame.entry.message.method === 'initialize'
     ? frame.entry.message.id
     : undefined;
-}
-
-/** The ids of the frame's requests: what a stream answering it carries responses for. */
-function requestIdsOf(frame: InboundFrame): JsonRpcId[] {
-  const entries =
-    frame.kind === 'batch' ? frame.entries : frame.kind === 'single' ? [frame.entry] : [];
-  return entries.flatMap((entry) => (entry.kind === 'request' ? [entry.message.id] : []));
 }
 
 function needsAnswer(entry: InboundEntry): boolean {

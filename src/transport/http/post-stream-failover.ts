@@ -3,6 +3,9 @@ import { Response } from 'express';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode } from '../../errors/error-code';
 import { failure } from '../../json-rpc/json-rpc.responses';
+import { JsonRpcFailure, JsonRpcId } from '../../json-rpc/json-rpc.types';
+import { RequestLog } from '../../logging/request-log';
+import { newTraceId } from '../../observability/tracing/traceparent';
 import { McpSession } from '../../session/mcp-session';
 import {
   HEARTBEAT_INTERVAL_MS,
@@ -48,6 +51,7 @@ export class PostStreamFailover implements OnModuleInit {
     private readonly heartbeat: ReplicaHeartbeat,
     private readonly bus: SessionBus,
     private readonly hub: SseHub,
+    private readonly requestLog: RequestLog,
   ) {}
 
   onModuleInit(): void {
@@ -92,7 +96,7 @@ export class PostStreamFailover implements OnModuleInit {
       if (!relay.ended) this.bus.publish({ kind: 'stream-released', ...target });
     });
     this.bus.publish({ kind: 'stream-resume', ...target, after: lastEventId });
-    await this.watchOrigin(session.id, streamId, record, relay);
+    await this.watchOrigin(session, streamId, record, relay);
     return true;
   }
 
@@ -102,7 +106,7 @@ export class PostStreamFailover implements OnModuleInit {
    * without the stream's end reaching here, ends the GET, and the client resumes again.
    */
   private async watchOrigin(
-    sessionId: string,
+    session: McpSession,
     streamId: string,
     record: PostStreamRecord,
     relay: HeldRelay,
@@ -119,7 +123,7 @@ export class PostStreamFailover implements OnModuleInit {
         leftMs = await this.heartbeat.lifeLeftMs(record.origin);
         if (leftMs === 0) break;
         if (relay.relayed) {
-          const recorded = await this.records.load(sessionId, streamId);
+          const recorded = await this.records.load(session.id, streamId);
           missingRecord = recorded ? 0 : missingRecord + 1;
         }
       } catch {
@@ -133,36 +137,48 @@ export class PostStreamFailover implements OnModuleInit {
       const waitMs = Math.min(leftMs + 10, HEARTBEAT_INTERVAL_MS);
       await sleep(waitMs, undefined, { signal: closed.signal, ref: false }).catch(() => undefined);
     }
-    if (stream.open) await this.failRequests(sessionId, streamId, record, stream);
+    if (stream.open) await this.failRequests(session, streamId, record, stream);
   }
 
   /** One error per request of the stream, written by the one replica that took the record. */
   private async failRequests(
-    sessionId: string,
+    session: McpSession,
     streamId: string,
     record: PostStreamRecord,
     stream: SseStream,
   ): Promise<void> {
-    if (await this.records.take(sessionId, streamId)) {
+    if (await this.records.take(session.id, streamId)) {
       this.logger.warn({
         msg: 'requests failed: their replica stopped',
-        sessionId,
+        sessionId: session.id,
         streamId,
         replica: record.origin,
         requests: record.requestIds.length,
       });
       stream.send(
-        record.requestIds.map((id) =>
-          failure(
-            id,
-            ErrorCode.InternalError,
-            `The gateway replica running this request (${record.origin}) stopped before it answered; whether the request took effect is unknown`,
-            { retryable: true, reason: 'replica_lost', replica: record.origin },
-          ),
+        record.requestIds.map((id, index) =>
+          this.lost(session, record, id, record.traceIds?.[index] ?? newTraceId()),
         ),
       );
     }
     stream.close();
+  }
+
+  /** A request its replica took down with it: answered and logged with its caller's trace id, else a fresh one. */
+  private lost(
+    session: McpSession,
+    record: PostStreamRecord,
+    id: JsonRpcId,
+    traceId: string,
+  ): JsonRpcFailure {
+    const answer = failure(
+      id,
+      ErrorCode.InternalError,
+      `The gateway replica running this request (${record.origin}) stopped before it answered; whether the request took effect is unknown`,
+      { retryable: true, reason: 'replica_lost', replica: record.origin, traceId },
+    );
+    this.requestLog.refused({ response: answer, session, traceId });
+    return answer;
   }
 
   /** The origin's side of the relay, for streams held here. */

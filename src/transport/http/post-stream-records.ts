@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
 import { GovernanceRedis } from '../../governance/redis/governance-redis';
-import { JsonRpcId } from '../../json-rpc/json-rpc.types';
+import { InboundFrame, JsonRpcId, JsonRpcRequest } from '../../json-rpc/json-rpc.types';
+import { incomingParent } from '../../observability/tracing/incoming-parent';
 import { McpSession } from '../../session/mcp-session';
 import { SessionRegistry } from '../../session/session.registry';
 import { SessionBus } from '../../session/shared/session-bus';
@@ -11,7 +12,14 @@ import { SessionBus } from '../../session/shared/session-bus';
 export interface PostStreamRecord {
   origin: string;
   requestIds: JsonRpcId[];
+  /**
+   * Per request, the trace id its caller named (traceparent header or
+   * `_meta.traceparent`), null where it named none; absent when none did.
+   */
+  traceIds?: (string | null)[];
 }
+
+const TRACE_ID = /^[0-9a-f]{32}$/;
 
 /** What one POST's answer tells the records when it turns into a stream and when that ends. */
 export interface PostStreamRecorder {
@@ -43,16 +51,28 @@ export class PostStreamRecords {
     this.maxRequestIds = config.limits.batch_max_requests;
   }
 
-  /** The recorder for one POST of `session`; undefined when no other replica serves the session. */
-  recorderFor(session: McpSession, requestIds: JsonRpcId[]): PostStreamRecorder | undefined {
-    if (!this.redis?.client || !this.sessions.isShared(session) || requestIds.length === 0) {
-      return undefined;
-    }
+  /**
+   * The recorder for one POST of `session` (its frame, and its `traceparent`
+   * header); undefined when no other replica serves the session.
+   */
+  recorderFor(
+    session: McpSession,
+    frame: InboundFrame,
+    traceparent: string | undefined,
+  ): PostStreamRecorder | undefined {
+    if (!this.redis?.client || !this.sessions.isShared(session)) return undefined;
     // A batch past the limit is refused before it can stream; the cap keeps the record bounded anyway.
+    const requests = requestsOf(frame).slice(0, this.maxRequestIds);
+    if (requests.length === 0) return undefined;
     const record: PostStreamRecord = {
       origin: this.bus.replicaId,
-      requestIds: requestIds.slice(0, this.maxRequestIds),
+      requestIds: requests.map((request) => request.id),
     };
+    // The replica that fails these requests if this one dies answers with their callers' trace ids.
+    const traceIds = requests.map(
+      (request) => incomingParent(request.params, traceparent)?.traceId ?? null,
+    );
+    if (traceIds.some((traceId) => traceId !== null)) record.traceIds = traceIds;
     return {
       opened: (streamId) => this.write(session.id, streamId, record),
       finished: (streamId) => this.delete(session.id, streamId),
@@ -98,6 +118,13 @@ export class PostStreamRecords {
   }
 }
 
+/** The frame's requests: what a stream answering it carries responses for. */
+function requestsOf(frame: InboundFrame): JsonRpcRequest[] {
+  const entries =
+    frame.kind === 'batch' ? frame.entries : frame.kind === 'single' ? [frame.entry] : [];
+  return entries.flatMap((entry) => (entry.kind === 'request' ? [entry.message] : []));
+}
+
 /** A record read back from Redis: only its shape is trusted. */
 function parseRecord(text: string | null): PostStreamRecord | undefined {
   if (text === null) return undefined;
@@ -110,7 +137,16 @@ function parseRecord(text: string | null): PostStreamRecord | undefined {
     ) {
       return undefined;
     }
-    return { origin: value.origin, requestIds: value.requestIds };
+    const record: PostStreamRecord = { origin: value.origin, requestIds: value.requestIds };
+    const { traceIds } = value;
+    if (
+      Array.isArray(traceIds) &&
+      traceIds.length === value.requestIds.length &&
+      traceIds.every((id) => id === null || (typeof id === 'string' && TRACE_ID.test(id)))
+    ) {
+      record.traceIds = traceIds;
+    }
+    return record;
   } catch {
     return undefined;
   }

@@ -65,14 +65,14 @@ export class StdioTransport {
       (bytes) => {
         // Reported when the limit is crossed; the rest of the line is dropped up to its newline.
         this.logger.warn({ msg: 'oversize stdio message discarded', bytesSoFar: bytes });
-        sink.send(
-          failure(
-            null,
-            ErrorCode.ParseError,
-            `Parse error: message exceeds stdio.max_line_bytes (${this.config.stdio.max_line_bytes}) and was discarded`,
-            { retryable: false },
-          ),
+        const refusal = failure(
+          null,
+          ErrorCode.ParseError,
+          `Parse error: message exceeds stdio.max_line_bytes (${this.config.stdio.max_line_bytes}) and was discarded`,
+          { retryable: false },
         );
+        // Refused like any frame that cannot be parsed: a trace id, and its request line.
+        sink.send(this.dispatcher.refuse(refusal, undefined, session));
       },
     );
     const ended = new Promise<void>((resolve) => {
