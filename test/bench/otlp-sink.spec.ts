@@ -1,5 +1,4 @@
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
-import { ExportResultCode } from '@opentelemetry/core';
 import { OTLPTraceExporter as OtlpJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -9,11 +8,11 @@ import {
   InMemorySpanExporter,
   type ReadableSpan,
   SimpleSpanProcessor,
-  type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
 import { OtlpSink } from '../../bench/lib/otlp-sink';
 import { countJsonSpans, countProtobufSpans } from '../../bench/lib/otlp-span-count';
 import { ProtobufWireError } from '../../bench/shared/protobuf-reader';
+import { exportWith } from '../support/span-export';
 
 /**
  * The tracing cell's "spans per traced request" is only as right as the
@@ -41,14 +40,6 @@ function sdkSpans(perTrace: number): ReadableSpan[] {
     }
   }
   return exporter.getFinishedSpans();
-}
-
-async function exportWith(exporter: SpanExporter, spans: ReadableSpan[]): Promise<void> {
-  const result = await new Promise<{ code: ExportResultCode; error?: Error }>((resolve) =>
-    exporter.export(spans, resolve),
-  );
-  await exporter.shutdown();
-  if (result.code !== ExportResultCode.SUCCESS) throw result.error ?? new Error('export failed');
 }
 
 describe('OTLP span count of the bench sink', () => {

@@ -1,6 +1,5 @@
 import { gzipSync } from 'node:zlib';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { ExportResultCode } from '@opentelemetry/core';
 import { OTLPTraceExporter as OtlpJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { CompressionAlgorithm } from '@opentelemetry/otlp-exporter-base';
@@ -10,9 +9,9 @@ import {
   InMemorySpanExporter,
   type ReadableSpan,
   SimpleSpanProcessor,
-  type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
 import { OtlpReceiver, ReceivedSpan } from './otlp-receiver';
+import { exportWith } from './span-export';
 
 let receiver: OtlpReceiver;
 
@@ -39,15 +38,6 @@ function sdkSpans(): ReadableSpan[] {
   step.end();
   request.end();
   return exporter.getFinishedSpans();
-}
-
-/** Sends `spans` through a real exporter and waits for its verdict. */
-async function exportWith(exporter: SpanExporter, spans: ReadableSpan[]): Promise<void> {
-  const result = await new Promise<{ code: ExportResultCode; error?: Error }>((resolve) =>
-    exporter.export(spans, resolve),
-  );
-  await exporter.shutdown();
-  if (result.code !== ExportResultCode.SUCCESS) throw result.error ?? new Error('export failed');
 }
 
 /** What arrived for the trace of `spans`, ordered, without how it was encoded. */
