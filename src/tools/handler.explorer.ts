@@ -64,7 +64,7 @@ export class HandlerExplorer implements OnModuleInit {
       inputSchema: input.schema,
       outputSchema: resolveOutputSchema(options.outputSchema),
       validate: input.validate,
-      execute: async (args, context) => await method(args, context),
+      execute: method,
     };
   }
 }

@@ -13,8 +13,8 @@ export interface RegisteredTool {
   readonly upstream?: { readonly server: string; readonly tool: string };
   /** Checks and converts raw arguments; throws a -32602 GatewayError naming each failing field. */
   validate(args: Record<string, unknown>): Promise<unknown>;
-  /** Runs the tool on validated arguments. */
-  execute(args: unknown, context: HandlerContext): Promise<unknown>;
+  /** Runs the tool on validated arguments: its answer, or a promise of it while it works. */
+  execute(args: unknown, context: HandlerContext): unknown;
 }
 
 /** Client-safe names: major clients reject dots and anything beyond 64 characters. */

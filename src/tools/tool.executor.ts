@@ -37,10 +37,27 @@ export class ToolExecutor {
     );
   }
 
-  private async run(
+  private run(tool: RegisteredTool, args: unknown, rpc: McpRequestContext): Promise<ToolResult> {
+    const { abort } = rpc;
+    rpc.call.executed = true;
+    const progress = new ProgressReporter(rpc, progressTokenOf(rpc));
+    let answer: unknown;
+    try {
+      answer = tool.execute(args, new ToolHandlerContext(tool, rpc, progress));
+    } catch (err) {
+      return Promise.reject(this.toGatewayError(tool, err, abort));
+    }
+    // A handler that answered at once has nothing left to time out, cancel or report progress on.
+    if (!isThenable(answer)) return this.mapped(tool, answer, abort);
+    return this.awaited(tool, Promise.resolve(answer), rpc, progress);
+  }
+
+  /** A handler still working: its deadline, progress heartbeat and cancellation apply until it answers. */
+  private async awaited(
     tool: RegisteredTool,
-    args: unknown,
+    answer: Promise<unknown>,
     rpc: McpRequestContext,
+    progress: ProgressReporter,
   ): Promise<ToolResult> {
     const timeoutSeconds = tool.options.timeoutSeconds ?? this.config.tools.default_timeout_seconds;
     // The deadline aborts the request itself: its answer is the timeout error, and the
@@ -59,14 +76,9 @@ export class ToolExecutor {
         ),
       timeoutSeconds * 1000,
     );
-    rpc.call.executed = true;
-    const progress = new ProgressReporter(rpc, progressTokenOf(rpc));
     progress.startHeartbeat(this.config.tools.progress_interval_seconds * 1000, Date.now());
     try {
-      const value = await abort.race(
-        tool.execute(args, new ToolHandlerContext(tool, rpc, progress)),
-      );
-      return this.results.toResult(tool, value);
+      return this.results.toResult(tool, await abort.race(answer));
     } catch (err) {
       throw this.toGatewayError(tool, err, abort);
     } finally {
@@ -75,9 +87,17 @@ export class ToolExecutor {
     }
   }
 
+  private mapped(tool: RegisteredTool, value: unknown, abort: RequestAbort): Promise<ToolResult> {
+    try {
+      return Promise.resolve(this.results.toResult(tool, value));
+    } catch (err) {
+      return Promise.reject(this.toGatewayError(tool, err, abort));
+    }
+  }
+
   /** Timeouts and cancellations win over whatever the handler threw while stopping. */
-  private toGatewayError(tool: RegisteredTool, err: unknown, abort: RequestAbort): unknown {
-    if (abort.aborted) return abort.reason;
+  private toGatewayError(tool: RegisteredTool, err: unknown, abort: RequestAbort): Error {
+    if (abort.reason) return abort.reason;
     if (err instanceof GatewayError || err instanceof TaskStarted) return err;
     const incidentId = randomUUID();
     const error = err instanceof Error ? err : new Error(String(err));
@@ -97,4 +117,8 @@ export class ToolExecutor {
       },
     );
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
