@@ -36,14 +36,18 @@ export class GovernanceGuard implements CanActivate {
     this.steps = [permission, ledgerReady, visibility, budget, rateLimit];
   }
 
-  canActivate(context: ExecutionContext): Promise<boolean> {
-    return this.tracer.inSpan(SPAN_GOVERNANCE, NO_ATTRIBUTES, () => this.check(context));
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    return this.tracer.inSpan(SPAN_GOVERNANCE, NO_ATTRIBUTES, () => this.check(context, 0));
   }
 
-  private async check(context: ExecutionContext): Promise<boolean> {
-    for (const step of this.steps) {
-      const allowed = step.canActivate(context);
-      if (allowed !== true && !(await allowed)) return false;
+  /** The steps from `first` on; answers at once while they do (in-process stores), else when they do. */
+  private check(context: ExecutionContext, first: number): boolean | Promise<boolean> {
+    for (let index = first; index < this.steps.length; index++) {
+      const allowed = this.steps[index].canActivate(context);
+      if (allowed === false) return false;
+      if (allowed !== true) {
+        return allowed.then((passed) => passed && this.check(context, index + 1));
+      }
     }
     return true;
   }

@@ -4,6 +4,7 @@ import { GATEWAY_CONFIG } from '../config/config.constants';
 import { GatewayConfig } from '../config/gateway-config';
 import { ErrorCode } from '../errors/error-code';
 import { GatewayError } from '../errors/gateway.error';
+import { isThenable } from '../common/is-thenable';
 import { RequestAbort } from '../common/request-abort';
 import { McpRequestContext } from '../json-rpc/mcp-request-context';
 import { RequestTracer } from '../observability/tracing/request-tracer';
@@ -117,8 +118,4 @@ export class ToolExecutor {
       },
     );
   }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }

@@ -46,7 +46,7 @@ export class BudgetGuard implements CanActivate {
     this.defaultTimeoutMs = config.tools.default_timeout_seconds * 1000;
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const call = governedCallOf(context);
     if (!call) return true;
     const tool = call.kind === 'tool' ? this.tools.get(call.target) : undefined;
@@ -60,9 +60,10 @@ export class BudgetGuard implements CanActivate {
     const tooCostly = costPerCallExceeded(estimate, quota);
 
     const timeoutMs = (tool?.options.timeoutSeconds ?? 0) * 1000 || this.defaultTimeoutMs;
-    let claimed: Claimed;
+    const failed = (err: unknown) => this.storeFailed(call, err, tooCostly, { estimate, ...quota });
+    let claimed: Claimed | Promise<Claimed>;
     try {
-      claimed = await this.spend.reserve(call.clientId, {
+      claimed = this.spend.reserve(call.clientId, {
         amount: tooCostly ? 0 : estimate,
         budget: quota.monthly_budget,
         // Any tool may report a cost, whatever it estimates; a resource read or an unknown tool cannot.
@@ -70,9 +71,11 @@ export class BudgetGuard implements CanActivate {
         ttlMs: timeoutMs + CLAIM_SLACK_MS,
       });
     } catch (err) {
-      return this.storeFailed(call, err, tooCostly, { estimate, ...quota });
+      return failed(err);
     }
-    return this.decide(call, claimed, estimate, quota, tooCostly);
+    if (!(claimed instanceof Promise))
+      return this.decide(call, claimed, estimate, quota, tooCostly);
+    return claimed.then((held) => this.decide(call, held, estimate, quota, tooCostly), failed);
   }
 
   /** Without a store a too costly call is still refused; any other goes to the failure policy. */

@@ -26,20 +26,11 @@ export class MemorySpendStore implements SpendStore {
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  reserve(clientId: string, month: string, claim: BudgetClaim, seed?: SpendSeed) {
-    return Promise.resolve(this.reserveInPlace(clientId, month, claim, seed));
-  }
-
   settle(clientId: string, month: string, claimId: string | undefined, cost: number) {
     return Promise.resolve(this.settleInPlace(clientId, month, claimId, cost));
   }
 
-  private reserveInPlace(
-    clientId: string,
-    month: string,
-    claim: BudgetClaim,
-    seed?: SpendSeed,
-  ): ClaimOutcome {
+  reserve(clientId: string, month: string, claim: BudgetClaim, seed?: SpendSeed): ClaimOutcome {
     const now = this.clock();
     let entry = this.live(clientId, month, now);
     if (!entry) {

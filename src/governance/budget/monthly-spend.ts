@@ -67,15 +67,18 @@ export class MonthlySpend implements CallObserver, OnModuleInit {
 
   /**
    * Reserves a call's claim on the budget of the month of `now`, or refuses
-   * it, in one atomic step of the store; rejects when neither store nor
-   * ledger answers.
+   * it, in one atomic step of the store (at once when the store answers at
+   * once and has the spend cached); fails when neither store nor ledger answers.
    */
-  async reserve(clientId: string, request: ClaimRequest, now = Date.now()): Promise<Claimed> {
+  reserve(clientId: string, request: ClaimRequest, now = Date.now()): Claimed | Promise<Claimed> {
     const month = utcMonthKey(now);
     const claim: BudgetClaim = { ...request, id: `${this.claimPrefix}:${++this.claims}` };
-    const outcome = await this.store.reserve(clientId, month, claim);
-    if (outcome.status === 'cold') return this.reserveSeeded(clientId, month, claim, now);
-    return claimed(outcome, claim, month);
+    const answered = (outcome: ClaimOutcome) =>
+      outcome.status === 'cold'
+        ? this.reserveSeeded(clientId, month, claim, now)
+        : claimed(outcome, claim, month);
+    const outcome = this.store.reserve(clientId, month, claim);
+    return outcome instanceof Promise ? outcome.then(answered) : answered(outcome);
   }
 
   /** Never rejects: a failure here would turn an answered call into an error. */

@@ -73,7 +73,9 @@ function contract(name: string, open: () => StoreUnderTest): void {
 
     it('reserves exactly what the budget covers under 300 concurrent claims on a cold spend', async () => {
       const outcomes = await Promise.all(
-        Array.from({ length: 300 }, () => store.reserve(CLIENT, MONTH, claim(1, 100), seed(10))),
+        Array.from({ length: 300 }, () =>
+          Promise.resolve(store.reserve(CLIENT, MONTH, claim(1, 100), seed(10))),
+        ),
       );
       expect(outcomes.filter((o) => o.status === 'reserved')).toHaveLength(90);
       expect(outcomes.filter((o) => o.status === 'refused')).toHaveLength(210);

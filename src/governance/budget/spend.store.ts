@@ -40,14 +40,15 @@ export interface SpendStore {
    * Reserves the claim when spent + reserved + amount fits the budget (and,
    * with refuseWhenSpent, something is left), in one atomic step. With a
    * seed, a missing spend is first set to it (a cached one wins: the first
-   * seed is the only one); without, a missing spend answers `cold`.
+   * seed is the only one); without, a missing spend answers `cold`. The
+   * in-process store answers at once, Redis with a promise.
    */
   reserve(
     clientId: string,
     month: string,
     claim: BudgetClaim,
     seed?: SpendSeed,
-  ): Promise<ClaimOutcome>;
+  ): ClaimOutcome | Promise<ClaimOutcome>;
   /**
    * Replaces a call's claim (if any, and if it has not lapsed) by what the
    * call cost (0 releases it) and resolves with the spend after it; without

@@ -1,6 +1,5 @@
 import { OnApplicationShutdown } from '@nestjs/common';
-import { ThrottlerStorage } from '@nestjs/throttler';
-import { ThrottlerStorageRecord, wholeSeconds } from './throttler-record';
+import { RateLimitStorage, ThrottlerStorageRecord, wholeSeconds } from './throttler-record';
 
 interface WindowCounter {
   hits: number;
@@ -25,7 +24,7 @@ const SWEEP_INTERVAL_MS = 60_000;
  * semantics of RedisThrottlerStorage (the first hit opens a window of `ttl`),
  * so one replica and many behave alike; the contract spec runs against both.
  */
-export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationShutdown {
+export class MemoryThrottlerStorage implements RateLimitStorage, OnApplicationShutdown {
   /**
    * Per throttler, then per key: no `${throttler}:${key}` string is built
    * (and hashed by the map) twice per call.
@@ -44,13 +43,13 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationSh
     limit: number,
     blockDuration: number,
     throttlerName: string,
-  ): Promise<ThrottlerStorageRecord> {
+  ): ThrottlerStorageRecord {
     let counters = this.counters.get(throttlerName);
     if (counters === undefined) {
       counters = new Map();
       this.counters.set(throttlerName, counters);
     }
-    return Promise.resolve(this.hit(counters, key, ttl, limit, blockDuration));
+    return this.hit(counters, key, ttl, limit, blockDuration);
   }
 
   /** Counters currently held (for tests and the sweep). */

@@ -4,7 +4,6 @@ import {
   InjectThrottlerStorage,
   ThrottlerModuleOptions,
   ThrottlerOptions,
-  ThrottlerStorage,
 } from '@nestjs/throttler';
 import { GatewayError } from '../../errors/gateway.error';
 import { GovernanceDecisions } from '../governance-decisions';
@@ -15,7 +14,7 @@ import { GovernedTools } from '../governed-tools';
 import { QuotaPolicy } from '../quota/quota.policy';
 import { GovernanceRules } from '../rules/governance-rules';
 import { StoreFailurePolicy } from '../store-failure.policy';
-import { ThrottlerStorageRecord } from './throttler-record';
+import { RateLimitStorage, ThrottlerStorageRecord } from './throttler-record';
 
 /** One window of a throttler as it applies to this call, and the key it counts under. */
 interface CountedWindow {
@@ -49,7 +48,7 @@ export class RateLimitGuard implements CanActivate {
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
-    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+    @InjectThrottlerStorage() private readonly storage: RateLimitStorage,
     private readonly rules: GovernanceRules,
     private readonly quotas: QuotaPolicy,
     private readonly tools: GovernedTools,
@@ -61,15 +60,20 @@ export class RateLimitGuard implements CanActivate {
     this.throttlers = [...throttlers].sort((a, b) => ttlOrder(a) - ttlOrder(b));
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const call = governedCallOf(context);
     if (!call || !this.rules.enabled) return true;
+    let counting: void | Promise<void>;
     try {
-      await this.count(call, this.windowsOf(call, context));
+      counting = this.count(call, this.windowsOf(call, context), 0);
     } catch (err) {
       return this.storeFailed(call, err);
     }
-    return this.allowed(call);
+    if (!(counting instanceof Promise)) return this.allowed(call);
+    return counting.then(
+      () => this.allowed(call),
+      (err: unknown) => this.storeFailed(call, err),
+    );
   }
 
   private allowed(call: GovernedCall): true {
@@ -108,15 +112,22 @@ export class RateLimitGuard implements CanActivate {
     return windows;
   }
 
-  /** Counts one call in each window, refusing at the first that is full. */
-  private async count(call: GovernedCall, windows: CountedWindow[]): Promise<void> {
-    for (const window of windows) {
+  /**
+   * Counts one call in each window from `first` on, refusing at the first
+   * that is full: at once while the store answers at once.
+   */
+  private count(call: GovernedCall, windows: CountedWindow[], first: number): void | Promise<void> {
+    for (let index = first; index < windows.length; index++) {
+      const window = windows[index];
       const { key, ttl, limit, blockDuration, name } = window;
-      this.counted(
-        call,
-        window,
-        await this.storage.increment(key, ttl, limit, blockDuration, name),
-      );
+      const record = this.storage.increment(key, ttl, limit, blockDuration, name);
+      if (record instanceof Promise) {
+        return record.then((answered) => {
+          this.counted(call, window, answered);
+          return this.count(call, windows, index + 1);
+        });
+      }
+      this.counted(call, window, record);
     }
   }
 

@@ -1,10 +1,5 @@
 import { ExecutionContext, Provider } from '@nestjs/common';
-import {
-  getOptionsToken,
-  getStorageToken,
-  ThrottlerModuleOptions,
-  ThrottlerStorage,
-} from '@nestjs/throttler';
+import { getOptionsToken, getStorageToken, ThrottlerModuleOptions } from '@nestjs/throttler';
 import {
   DAY_MS,
   DAY_THROTTLER,
@@ -17,6 +12,7 @@ import { QuotaPolicy } from '../quota/quota.policy';
 import { GovernanceRedis } from '../redis/governance-redis';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
+import { RateLimitStorage } from './throttler-record';
 
 /**
  * The throttlers, read per call so that a rules reload applies at once.
@@ -52,7 +48,7 @@ export const rateLimitOptionsProvider: Provider = {
 export const rateLimitStorageProvider: Provider = {
   provide: getStorageToken(),
   inject: [GovernanceRedis],
-  useFactory: (redis: GovernanceRedis): ThrottlerStorage =>
+  useFactory: (redis: GovernanceRedis): RateLimitStorage =>
     redis.client
       ? new RedisThrottlerStorage(redis.client, `${redis.prefix}${REDIS_RATE_LIMIT_PREFIX}`)
       : new MemoryThrottlerStorage(),

@@ -1,17 +1,17 @@
-import { ThrottlerStorage } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { servicesAvailable, tcpCheck } from '../../../test/support/service-availability';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { RedisThrottlerStorage } from './redis-throttler.storage';
+import { RateLimitStorage } from './throttler-record';
 
 /**
  * The counter store contract: the in-process store and the Redis one must behave alike for everything the rate-limit guard relies
  * on, so one suite runs against both.
  */
 interface StorageUnderTest {
-  storage: ThrottlerStorage;
+  storage: RateLimitStorage;
   close(): Promise<void>;
 }
 
@@ -38,7 +38,7 @@ function redisStorage(): StorageUnderTest {
 function contract(name: string, open: () => StorageUnderTest): void {
   describe(`${name} (ThrottlerStorage contract)`, () => {
     let subject: StorageUnderTest;
-    let storage: ThrottlerStorage;
+    let storage: RateLimitStorage;
     beforeEach(() => {
       subject = open();
       storage = subject.storage;
@@ -109,7 +109,9 @@ function contract(name: string, open: () => StorageUnderTest): void {
 
     it('counts 200 concurrent hits exactly once each', async () => {
       const records = await Promise.all(
-        Array.from({ length: 200 }, () => storage.increment('k', 10_000, 1_000, 0, 'minute')),
+        Array.from({ length: 200 }, () =>
+          Promise.resolve(storage.increment('k', 10_000, 1_000, 0, 'minute')),
+        ),
       );
       expect(records.map((r) => r.totalHits).sort((a, b) => a - b)).toEqual(
         Array.from({ length: 200 }, (_, i) => i + 1),
@@ -118,7 +120,9 @@ function contract(name: string, open: () => StorageUnderTest): void {
 
     it('lets exactly the limit through under 200 concurrent hits', async () => {
       const records = await Promise.all(
-        Array.from({ length: 200 }, () => storage.increment('k', 10_000, 60, 0, 'minute')),
+        Array.from({ length: 200 }, () =>
+          Promise.resolve(storage.increment('k', 10_000, 60, 0, 'minute')),
+        ),
       );
       expect(records.filter((r) => !r.isBlocked)).toHaveLength(60);
     });
@@ -128,23 +132,23 @@ function contract(name: string, open: () => StorageUnderTest): void {
 contract('MemoryThrottlerStorage', memoryStorage);
 
 describe('MemoryThrottlerStorage (in-process only)', () => {
-  it('keeps one counter per key and window however many hits it counts', async () => {
+  it('keeps one counter per key and window however many hits it counts', () => {
     // @nestjs/throttler's store kept a timestamp per hit and overflowed the stack near 125k.
     const storage = new MemoryThrottlerStorage();
-    let last = await storage.increment('k', 86_400_000, 1_000_000, 0, 'day');
+    let last = storage.increment('k', 86_400_000, 1_000_000, 0, 'day');
     for (let i = 1; i < 300_000; i++)
-      last = await storage.increment('k', 86_400_000, 1_000_000, 0, 'day');
+      last = storage.increment('k', 86_400_000, 1_000_000, 0, 'day');
     expect(last).toMatchObject({ totalHits: 300_000, isBlocked: false });
     expect(storage.size).toBe(1);
     storage.onApplicationShutdown();
   });
 
-  it('sweeps counters whose window and block are over', async () => {
+  it('sweeps counters whose window and block are over', () => {
     let now = 1_000_000;
     const storage = new MemoryThrottlerStorage(() => now);
-    await storage.increment('short', 1_000, 10, 0, 'minute');
-    await storage.increment('long', 60_000, 10, 0, 'minute');
-    await storage.increment('blocked', 1_000, 0, 120_000, 'minute');
+    storage.increment('short', 1_000, 10, 0, 'minute');
+    storage.increment('long', 60_000, 10, 0, 'minute');
+    storage.increment('blocked', 1_000, 0, 120_000, 'minute');
     now += 5_000;
     storage.sweep();
     expect(storage.size).toBe(2);

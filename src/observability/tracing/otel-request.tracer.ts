@@ -8,6 +8,7 @@ import {
   TraceFlags,
 } from '@opentelemetry/api';
 import type { TracingConfig } from '../../config/gateway-config';
+import { isThenable } from '../../common/is-thenable';
 import { RequestScope, requestScope } from '../request-scope';
 import { isSampled, OtelRequestSpan, spanAttributes, spanFailed } from './otel-request.span';
 import { startTraceExport, TraceExport } from './otel-trace.export';
@@ -63,7 +64,7 @@ export class OtelRequestTracer extends RequestTracer implements OnApplicationShu
     });
   }
 
-  inSpan<T>(name: string, attributes: SpanAttributes, run: () => Promise<T>): Promise<T> {
+  inSpan<R>(name: string, attributes: SpanAttributes, run: () => R): R {
     const scope = requestScope.current();
     const active = activeContext(scope);
     // Outside a recorded request (a task run, an unsampled trace) there is nothing to add to.
@@ -75,19 +76,25 @@ export class OtelRequestTracer extends RequestTracer implements OnApplicationShu
       active,
     );
     const step = { ...scope, traceContext: trace.setSpan(active, span) };
-    return requestScope
-      .run(step, () => settled(run))
-      .then(
-        (value) => {
-          span.end();
-          return value;
-        },
-        (error: unknown) => {
-          spanFailed(span, error);
-          span.end();
-          throw error;
-        },
-      );
+    const failed = (error: unknown) => {
+      spanFailed(span, error);
+      span.end();
+      throw error;
+    };
+    let answer: R;
+    try {
+      answer = requestScope.run(step, run);
+    } catch (error) {
+      return failed(error);
+    }
+    if (!isThenable(answer)) {
+      span.end();
+      return answer;
+    }
+    return Promise.resolve(answer).then((value) => {
+      span.end();
+      return value;
+    }, failed) as R;
   }
 
   outgoingTraceparent(): string | undefined {

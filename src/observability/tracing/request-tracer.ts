@@ -42,8 +42,12 @@ export abstract class RequestTracer {
     run: (span: RequestSpan) => Promise<T>,
   ): Promise<T>;
 
-  /** Runs one step of the current request (governance, handler, ledger write, upstream call) as a child span. */
-  abstract inSpan<T>(name: string, attributes: SpanAttributes, run: () => Promise<T>): Promise<T>;
+  /**
+   * Runs one step of the current request (governance, handler, ledger write,
+   * upstream call) as a child span, which ends when the step answers: at once
+   * for a step that answers at once, when its promise settles otherwise.
+   */
+  abstract inSpan<R>(name: string, attributes: SpanAttributes, run: () => R): R;
 
   /** The traceparent an outgoing call of the current request carries (upstream HTTP header and `_meta`). */
   abstract outgoingTraceparent(): string | undefined;

@@ -25,7 +25,7 @@ export class UntracedRequestTracer extends RequestTracer {
     });
   }
 
-  inSpan<T>(_name: string, _attributes: SpanAttributes, run: () => Promise<T>): Promise<T> {
+  inSpan<R>(_name: string, _attributes: SpanAttributes, run: () => R): R {
     return run();
   }
 
