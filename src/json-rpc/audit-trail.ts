@@ -20,8 +20,14 @@ export class AuditTrail {
     return this.observers.length;
   }
 
-  /** Tells every observer, in order, each after the previous one settled. */
-  async notify(call: CompletedCall): Promise<void> {
-    for (const observer of this.observers) await observer.callCompleted(call);
+  /**
+   * Tells every observer from `first` on, in order, each after the previous
+   * one settled; a promise only while one of them still works.
+   */
+  notify(call: CompletedCall, first = 0): Promise<void> | void {
+    for (let index = first; index < this.observers.length; index++) {
+      const working = this.observers[index].callCompleted(call);
+      if (working) return working.then(() => this.notify(call, index + 1));
+    }
   }
 }

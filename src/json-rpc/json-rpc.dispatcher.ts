@@ -259,7 +259,7 @@ export class JsonRpcDispatcher {
     const response = prepared?.response;
     try {
       // Recorded before the response leaves: a client never holds an answer the ledger lacks.
-      await this.auditTrail.notify({
+      const recording = this.auditTrail.notify({
         context,
         params: request.params ?? {},
         startedAt,
@@ -269,6 +269,7 @@ export class JsonRpcDispatcher {
         responseText: prepared?.text,
         cancelled: response === undefined,
       });
+      if (recording) await recording;
       return response;
     } catch (err) {
       return response === undefined ? undefined : this.fail(request, err);

@@ -46,17 +46,17 @@ export class LedgerObserver implements CallObserver, OnModuleInit {
     return this.tracer.inSpan(SPAN_LEDGER_WRITE, this.spanAttributes, () => this.write(call));
   }
 
-  private async write(call: CompletedCall): Promise<void> {
+  private write(call: CompletedCall): Promise<void> {
     const row = toLedgerRow(call, this.options);
     this.metrics.countToolCall(row);
     const started = performance.now();
-    try {
-      await this.writer.record(row);
-    } catch (err) {
-      this.metrics.writeFailed();
-      throw err;
-    } finally {
-      this.metrics.writeTook(performance.now() - started);
-    }
+    return this.writer.record(row).then(
+      () => this.metrics.writeTook(performance.now() - started),
+      (err: unknown) => {
+        this.metrics.writeFailed();
+        this.metrics.writeTook(performance.now() - started);
+        throw err;
+      },
+    );
   }
 }

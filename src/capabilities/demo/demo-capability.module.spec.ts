@@ -91,13 +91,16 @@ describe('DemoCapabilityModule', () => {
   it('validates arguments and runs a handler end to end', async () => {
     const getOrder = tool('orders_get');
     const args = await getOrder.validate({ orderId: 'ORD-1003' });
-    await expect(getOrder.execute(args, context)).resolves.toMatchObject({
+    // A handler may answer at once or with a promise; either way the spec reads a promise.
+    const answer = (input: unknown) =>
+      Promise.resolve().then(() => getOrder.execute(input, context));
+    await expect(answer(args)).resolves.toMatchObject({
       id: 'ORD-1003',
       status: 'delivered',
     });
 
     const missing = await getOrder.validate({ orderId: 'ORD-9' });
-    await expect(getOrder.execute(missing, context)).rejects.toThrow(ToolError);
+    await expect(answer(missing)).rejects.toThrow(ToolError);
     await expect(getOrder.validate({ orderId: 'ORD-9', verbose: true })).rejects.toThrow('verbose');
   });
 

@@ -53,8 +53,12 @@ export class ClientIdentityResolver {
     }
   }
 
-  /** The caller's identity; throws IdentityRefused (400/401/403/503). */
-  async identify(req: IncomingMessage): Promise<CallerIdentity> {
+  /**
+   * The caller's identity: at once from a header or an API key, when
+   * verified for an access token. Throws (or rejects with) IdentityRefused
+   * (400/401/403/503).
+   */
+  identify(req: IncomingMessage): CallerIdentity | Promise<CallerIdentity> {
     if (this.mode === 'none') return { clientId: headerClientId(req) };
     const credential = BEARER.exec(req.headers.authorization ?? '')?.[1];
     if (credential === undefined) {
@@ -75,7 +79,9 @@ export class ClientIdentityResolver {
    * The caller of a request that names a session, or undefined when it may
    * ride on the session id alone (mode none, no X-MCP-Client-ID header).
    */
-  async identifyForSession(req: IncomingMessage): Promise<CallerIdentity | undefined> {
+  identifyForSession(
+    req: IncomingMessage,
+  ): CallerIdentity | undefined | Promise<CallerIdentity | undefined> {
     if (this.mode === 'none' && req.headers[CLIENT_ID_HEADER] === undefined) return undefined;
     return this.identify(req);
   }

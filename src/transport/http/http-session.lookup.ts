@@ -13,6 +13,7 @@ import { headerValue, PROTOCOL_VERSION_HEADER, SESSION_HEADER } from './http-hea
 import { sendHttpError } from './http-reply';
 import { identifyOrRefuse, sendIdentityRefusal } from './identity-refusal';
 import { sendLimitRefusal } from './limit-refusal';
+import { isThenable } from '../../common/is-thenable';
 
 /** A request's session and its sender (undefined: mode none, riding on the session id). */
 export interface SessionRequest {
@@ -72,36 +73,63 @@ export class HttpSessionLookup {
 
   /**
    * The session named by the request and who sent it, or undefined with the
-   * refusal already written. The caller is identified first (400/401/503), so
+   * refusal already written: at once when the caller needs no token check and
+   * the session is held here. The caller is identified first (400/401/503), so
    * that nothing about sessions is told to a caller without credentials; then
    * 400/404 for the session id, 403 when it is another identity's session.
    */
-  async require(
+  require(
     req: IncomingMessage,
     res: ServerResponse,
     transport: SessionTransport,
     sessionId = headerValue(req, SESSION_HEADER),
-  ): Promise<SessionRequest | undefined> {
-    let caller: CallerIdentity | undefined;
+  ): SessionRequest | undefined | Promise<SessionRequest | undefined> {
+    let caller: CallerIdentity | undefined | Promise<CallerIdentity | undefined>;
     try {
-      caller = await this.identity.identifyForSession(req);
+      caller = this.identity.identifyForSession(req);
     } catch (err) {
-      if (!(err instanceof IdentityRefused)) throw err;
-      sendIdentityRefusal(req, res, err);
-      return undefined;
+      return refusedIdentity(req, res, err);
     }
+    if (!isThenable(caller)) return this.sessionOf(req, res, transport, sessionId, caller);
+    return caller.then(
+      (identified) => this.sessionOf(req, res, transport, sessionId, identified),
+      (err: unknown) => refusedIdentity(req, res, err),
+    );
+  }
+
+  private sessionOf(
+    req: IncomingMessage,
+    res: ServerResponse,
+    transport: SessionTransport,
+    sessionId: string | undefined,
+    caller: CallerIdentity | undefined,
+  ): SessionRequest | undefined | Promise<SessionRequest | undefined> {
     if (!sessionId) {
       sendHttpError(res, 400, 'Bad Request: Mcp-Session-Id header is required after initialize');
       return undefined;
     }
-    let session: McpSession | undefined;
-    try {
-      session = await this.sessions.find(sessionId);
-    } catch (err) {
-      if (!(err instanceof SessionStoreUnavailable)) throw err;
-      sendHttpError(res, 503, 'Service unavailable: the shared session store cannot be reached');
-      return undefined;
-    }
+    // A session held here is at hand; a shared one may first be copied from its record.
+    const held = this.sessions.get(sessionId);
+    if (held) return this.usable(req, res, transport, sessionId, held, caller);
+    return this.sessions.find(sessionId).then(
+      (found) => this.usable(req, res, transport, sessionId, found, caller),
+      (err: unknown) => {
+        if (!(err instanceof SessionStoreUnavailable)) throw err;
+        sendHttpError(res, 503, 'Service unavailable: the shared session store cannot be reached');
+        return undefined;
+      },
+    );
+  }
+
+  /** The session if it serves this transport and belongs to the caller; else the refusal written. */
+  private usable(
+    req: IncomingMessage,
+    res: ServerResponse,
+    transport: SessionTransport,
+    sessionId: string,
+    session: McpSession | undefined,
+    caller: CallerIdentity | undefined,
+  ): SessionRequest | undefined {
     if (!session || session.transport !== transport) {
       sendHttpError(
         res,
@@ -113,11 +141,16 @@ export class HttpSessionLookup {
     try {
       this.identity.checkSessionOwner(caller, session.owner);
     } catch (err) {
-      if (!(err instanceof IdentityRefused)) throw err;
-      sendIdentityRefusal(req, res, err);
-      return undefined;
+      return refusedIdentity(req, res, err);
     }
     this.sessions.touch(session);
     return { session, caller };
   }
+}
+
+/** An identity refusal written as the answer (undefined); anything else is thrown on. */
+function refusedIdentity(req: IncomingMessage, res: ServerResponse, err: unknown): undefined {
+  if (!(err instanceof IdentityRefused)) throw err;
+  sendIdentityRefusal(req, res, err);
+  return undefined;
 }

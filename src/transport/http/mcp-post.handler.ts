@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IncomingMessage, ServerResponse } from 'node:http';
+import { isThenable } from '../../common/is-thenable';
 import { JsonRpcDispatcher } from '../../json-rpc/json-rpc.dispatcher';
 import { parseFrame } from '../../json-rpc/json-rpc.parser';
 import { allowsBatching } from '../../json-rpc/protocol-version';
@@ -49,9 +50,10 @@ export class McpPostHandler {
     const initializeId = initializeRequestId(frame);
     const initializing = initializeId !== undefined;
     // The identity is bound to the session here; later requests must present the same one.
-    const found = initializing
-      ? await this.lookup.open(req, res, 'streamable-http', initializeId)
-      : await this.lookup.require(req, res, 'streamable-http');
+    const looked = initializing
+      ? this.lookup.open(req, res, 'streamable-http', initializeId)
+      : this.lookup.require(req, res, 'streamable-http');
+    const found = isThenable(looked) ? await looked : looked;
     if (!found) return;
     const { session, caller } = found;
     const scopeRefusal = this.scopes.refusal(frame, caller);
