@@ -1,4 +1,5 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { isThenable } from '../../common/is-thenable';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig, QuotaConfig } from '../../config/gateway-config';
 import { GovernanceDecisions } from '../governance-decisions';
@@ -73,8 +74,7 @@ export class BudgetGuard implements CanActivate {
     } catch (err) {
       return failed(err);
     }
-    if (!(claimed instanceof Promise))
-      return this.decide(call, claimed, estimate, quota, tooCostly);
+    if (!isThenable(claimed)) return this.decide(call, claimed, estimate, quota, tooCostly);
     return claimed.then((held) => this.decide(call, held, estimate, quota, tooCostly), failed);
   }
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { isThenable } from '../../common/is-thenable';
 import { randomBytes } from 'node:crypto';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
@@ -78,7 +79,7 @@ export class MonthlySpend implements CallObserver, OnModuleInit {
         ? this.reserveSeeded(clientId, month, claim, now)
         : claimed(outcome, claim, month);
     const outcome = this.store.reserve(clientId, month, claim);
-    return outcome instanceof Promise ? outcome.then(answered) : answered(outcome);
+    return isThenable(outcome) ? outcome.then(answered) : answered(outcome);
   }
 
   /** Never rejects: a failure here would turn an answered call into an error. */

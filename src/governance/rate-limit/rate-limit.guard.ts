@@ -1,4 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { isThenable } from '../../common/is-thenable';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
@@ -69,7 +70,7 @@ export class RateLimitGuard implements CanActivate {
     } catch (err) {
       return this.storeFailed(call, err);
     }
-    if (!(counting instanceof Promise)) return this.allowed(call);
+    if (!isThenable(counting)) return this.allowed(call);
     return counting.then(
       () => this.allowed(call),
       (err: unknown) => this.storeFailed(call, err),
@@ -121,7 +122,7 @@ export class RateLimitGuard implements CanActivate {
       const window = windows[index];
       const { key, ttl, limit, blockDuration, name } = window;
       const record = this.storage.increment(key, ttl, limit, blockDuration, name);
-      if (record instanceof Promise) {
+      if (isThenable(record)) {
         return record.then((answered) => {
           this.counted(call, window, answered);
           return this.count(call, windows, index + 1);
