@@ -1,4 +1,4 @@
-import { createServer, IncomingMessage, request, Server, ServerResponse } from 'node:http';
+import { createServer, get, IncomingMessage, request, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** The JSON-RPC messages of a POST body, as a test names them: a request's method and id, a response's id. */
@@ -25,7 +25,9 @@ export interface ProxiedRequest {
  * SSE streams piped through. A backend that refuses the connection (stopped,
  * killed) is skipped for that request, as a balancer's health check would; a
  * request none accepts gets 502. A backend that dies mid-answer cuts the
- * client's connection too, as a real balancer does.
+ * client's connection too, as a real balancer does. With `readinessPath`, it
+ * also probes each backend's readiness, as Kubernetes does, and sends nothing
+ * to one that is not ready while another is.
  */
 export class RoundRobinProxy {
   /** Requests sent to a backend, in order, whether or not it has answered yet. */
@@ -33,13 +35,18 @@ export class RoundRobinProxy {
   /** Which backend served each request (its answer began), in order: what tests assert routing with. */
   readonly served: ProxiedRequest[] = [];
   private next = 0;
+  /** Each backend's last readiness verdict (all ready until a probe says otherwise). */
+  private readonly ready: boolean[];
+  private probes?: NodeJS.Timeout;
 
   private constructor(
     private readonly server: Server,
     readonly backends: string[],
     private readonly recordServed: boolean,
     private readonly keepAlive: boolean,
-  ) {}
+  ) {
+    this.ready = backends.map(() => true);
+  }
 
   get url(): string {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
@@ -55,20 +62,36 @@ export class RoundRobinProxy {
    * grow. `keepAlive: false` opens a connection per request, as a balancer
    * does towards a backend that is being restarted: a pooled connection the
    * backend closes while idle could otherwise meet a request (a reset that
-   * no balancer may retry for a POST).
+   * no balancer may retry for a POST). `readinessPath` (e.g. `/health/ready`)
+   * is probed on every backend each `probeIntervalMs`: without it, a backend
+   * that is draining still gets new connections until its listener closes,
+   * and one that arrives as the listener closes is reset, which a balancer
+   * that honours readiness never sees.
    */
   static async start(
     backends: string[],
-    { recordServed = true, keepAlive = true }: { recordServed?: boolean; keepAlive?: boolean } = {},
+    {
+      recordServed = true,
+      keepAlive = true,
+      readinessPath,
+      probeIntervalMs = 100,
+    }: {
+      recordServed?: boolean;
+      keepAlive?: boolean;
+      readinessPath?: string;
+      probeIntervalMs?: number;
+    } = {},
   ): Promise<RoundRobinProxy> {
     const server = createServer();
     const proxy = new RoundRobinProxy(server, backends, recordServed, keepAlive);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => proxy.forward(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    if (readinessPath !== undefined) proxy.probeReadiness(readinessPath, probeIntervalMs);
     return proxy;
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.probes);
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
   }
@@ -78,6 +101,19 @@ export class RoundRobinProxy {
     return this.served.findLast((r) =>
       r.rpc.some((m) => m.method === match.method && (match.id === undefined || m.id === match.id)),
     );
+  }
+
+  private probeReadiness(path: string, intervalMs: number): void {
+    const probe = (index: number) => {
+      const check = get(new URL(path, this.backends[index]), { agent: false }, (answer) => {
+        this.ready[index] = answer.statusCode === 200;
+        answer.resume();
+      });
+      check.setTimeout(1_000, () => check.destroy());
+      check.on('error', () => (this.ready[index] = false));
+    };
+    this.probes = setInterval(() => this.backends.forEach((_, index) => probe(index)), intervalMs);
+    this.probes.unref();
   }
 
   private forward(req: IncomingMessage, res: ServerResponse): void {
@@ -105,6 +141,10 @@ export class RoundRobinProxy {
       return;
     }
     const index = (first + tried) % this.backends.length;
+    if (!this.ready[index] && this.ready.some(Boolean)) {
+      this.attempt(req, res, body, rpc, first, tried + 1);
+      return;
+    }
     const target = new URL(req.url ?? '/', this.backends[index]);
     const entry: ProxiedRequest = {
       method: req.method ?? '',

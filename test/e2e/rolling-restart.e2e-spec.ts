@@ -11,7 +11,8 @@ import { readLedgerRows } from '../support/sqlite-ledger';
 
 /**
  * A rolling restart under load: two replicas (sessions shared through Redis)
- * behind a balancer without affinity, SDK clients calling without pause,
+ * behind a balancer without affinity that honours readiness (as Kubernetes
+ * does), SDK clients calling without pause,
  * and each replica stopped (SIGTERM: readiness off, a drain delay, the
  * listener closed, calls in flight finished) and started again in turn.
  * No client sees an error or a reset, every session goes on across both
@@ -51,7 +52,7 @@ interface LedgerColumns {
     replicas.push(...(await Promise.all([0, 1].map((i) => HttpGatewayChild.start(env(i))))));
     proxy = await RoundRobinProxy.start(
       ports.map((port) => `http://127.0.0.1:${port}`),
-      { keepAlive: false },
+      { keepAlive: false, readinessPath: '/health/ready' },
     );
   }, 180_000);
 
