@@ -35,7 +35,6 @@ export class BatchLimitsService {
   refuseLength(entries: readonly InboundEntry[]): JsonRpcFailure | undefined {
     if (entries.length <= this.maxEntries) return undefined;
     this.metrics.recordLimitRefusal('batch_max_requests');
-    this.metrics.recordRejected(ErrorCode.InvalidRequest);
     const error = limitExceeded(
       ErrorCode.InvalidRequest,
       'batch_max_requests',

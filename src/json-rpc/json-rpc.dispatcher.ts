@@ -101,7 +101,6 @@ export class JsonRpcDispatcher {
     inbound.session.touch();
     switch (frame.kind) {
       case 'unparseable':
-        this.metrics.recordRejected(frame.response.error.code);
         return Promise.resolve(this.refuse(frame.response, inbound.traceparent, inbound.session));
       case 'single':
         return this.dispatchEntry(frame.entry, inbound);
@@ -153,7 +152,6 @@ export class JsonRpcDispatcher {
   ): Promise<JsonRpcResponse | undefined> {
     switch (entry.kind) {
       case 'invalid':
-        this.metrics.recordRejected(entry.response.error.code);
         return Promise.resolve(this.refuse(entry.response, inbound.traceparent, inbound.session));
       case 'response':
         if (!inbound.session.resolveResponse(entry.message)) {
@@ -380,9 +378,9 @@ export class JsonRpcDispatcher {
 
   /**
    * An answer made before any method ran (unparseable, invalid, a refused
-   * batch; transports refuse some frames themselves): logged like a request,
-   * with a trace id (the caller's when its header named one) that its error
-   * data carries too.
+   * batch; transports refuse some frames themselves): logged and counted
+   * like a request (method `(rejected)` in mcp_requests_total), with a trace
+   * id (the caller's when its header named one) that its error data carries too.
    */
   refuse(
     response: JsonRpcFailure,
@@ -392,6 +390,7 @@ export class JsonRpcDispatcher {
   ): JsonRpcFailure {
     const traceId = callerTraceId(params, traceparent);
     const refused = withTraceId(response, traceId);
+    this.metrics.recordRejected(refused.error.code);
     this.requestLog.refused({ response: refused, session, traceId });
     return refused;
   }

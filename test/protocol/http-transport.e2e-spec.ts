@@ -590,4 +590,18 @@ describe('health and metrics', () => {
     expect(text).toMatch(/^mcp_sessions_active\{transport="streamable-http"\} [1-9]\d*$/m);
     expect(text).toMatch(/^process_cpu_user_seconds_total [\d.e+-]+$/m);
   });
+
+  it('counts a body that is not JSON in mcp_requests_total, as (rejected)', async () => {
+    const rejected = async () => {
+      const text = (await request(gateway.baseUrl).get('/metrics')).text;
+      const row = /^mcp_requests_total\{method="\(rejected\)",outcome="protocol_error"\} (\d+)$/m;
+      return Number(row.exec(text)?.[1] ?? 0);
+    };
+    const sessionId = await openSession(gateway);
+    const before = await rejected();
+    const res = await post(gateway, '{not json', { 'Mcp-Session-Id': sessionId });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ id: null, error: { code: -32700 } });
+    expect(await rejected()).toBe(before + 1);
+  });
 });
