@@ -1,13 +1,9 @@
-import { Test, TestingModule } from '@nestjs/testing';
 import { getToken } from '@willsoto/nestjs-prometheus';
-import { PassThrough } from 'node:stream';
+import type { PassThrough } from 'node:stream';
 import type { Counter } from 'prom-client';
-import { tempLedgerPath } from '../../../test/support/test-defaults';
-import { AppModule } from '../../app.module';
-import { loadGatewayConfig } from '../../config/config.loader';
+import { StdioApp, startStdioApp } from '../../../test/support/stdio-app';
 import { UNRESOLVED_METHOD } from '../../observability/mcp.metrics';
 import { MCP_REQUESTS_TOTAL } from '../../observability/metrics.constants';
-import { StdioTransport } from './stdio.transport';
 
 const MAX_LINE_BYTES = 1024;
 
@@ -17,7 +13,7 @@ const MAX_LINE_BYTES = 1024;
  * JSON) or the transport itself (a line over stdio.max_line_bytes).
  */
 describe('StdioTransport: refused lines in mcp_requests_total', () => {
-  let app: TestingModule;
+  let gateway: StdioApp;
   let input: PassThrough;
   let output: PassThrough;
   let requests: Counter<'method' | 'outcome'>;
@@ -38,28 +34,12 @@ describe('StdioTransport: refused lines in mcp_requests_total', () => {
   }
 
   beforeAll(async () => {
-    const config = loadGatewayConfig({
-      env: {},
-      overrides: {
-        ledger: { sqlite_path: tempLedgerPath() },
-        stdio: { max_line_bytes: MAX_LINE_BYTES },
-      },
-    });
-    app = await Test.createTestingModule({
-      imports: [AppModule.forRoot({ transport: 'stdio', config })],
-    }).compile();
-    app.useLogger(false);
-    await app.init();
-    requests = app.get(getToken(MCP_REQUESTS_TOTAL));
-    input = new PassThrough();
-    output = new PassThrough();
-    void app.get(StdioTransport).run(input, output, {});
+    gateway = await startStdioApp({ stdio: { max_line_bytes: MAX_LINE_BYTES } });
+    ({ input, output } = gateway);
+    requests = gateway.app.get(getToken(MCP_REQUESTS_TOTAL));
   });
 
-  afterAll(async () => {
-    input.end();
-    await app?.close();
-  });
+  afterAll(() => gateway?.close());
 
   it('counts a line that is not JSON', async () => {
     const before = await rejected();

@@ -1,9 +1,6 @@
-import { Test, TestingModule } from '@nestjs/testing';
 import { PassThrough } from 'node:stream';
-import { GENEROUS_QUOTA, tempLedgerPath } from '../../../test/support/test-defaults';
-import { AppModule } from '../../app.module';
-import { loadGatewayConfig } from '../../config/config.loader';
-import { StdioTransport } from './stdio.transport';
+import { StdioApp, startStdioApp } from '../../../test/support/stdio-app';
+import { GENEROUS_QUOTA } from '../../../test/support/test-defaults';
 
 const CHECK_STOCK = { name: 'inventory_check_stock', arguments: { skus: ['TENT-2P-UL'] } };
 
@@ -13,7 +10,7 @@ const CHECK_STOCK = { name: 'inventory_check_stock', arguments: { skus: ['TENT-2
  * can see when, relative to the event loop, each answer is written.
  */
 describe('StdioTransport: when answers are written', () => {
-  let app: TestingModule;
+  let gateway: StdioApp;
   let input: PassThrough;
   let chunks: string[];
   let nextId = 1;
@@ -37,23 +34,10 @@ describe('StdioTransport: when answers are written', () => {
   let output: PassThrough;
 
   beforeAll(async () => {
-    const config = loadGatewayConfig({
-      env: {},
-      overrides: {
-        ledger: { sqlite_path: tempLedgerPath() },
-        governance: { default_quota: GENEROUS_QUOTA },
-      },
-    });
-    app = await Test.createTestingModule({
-      imports: [AppModule.forRoot({ transport: 'stdio', config })],
-    }).compile();
-    app.useLogger(false);
-    await app.init();
-    input = new PassThrough();
-    output = new PassThrough();
+    gateway = await startStdioApp({ governance: { default_quota: GENEROUS_QUOTA } });
+    ({ input, output } = gateway);
     chunks = [];
     output.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
-    void app.get(StdioTransport).run(input, output, {});
     const initialized = nextWrite(output);
     send(
       request('initialize', {
@@ -70,10 +54,7 @@ describe('StdioTransport: when answers are written', () => {
     await warm;
   });
 
-  afterAll(async () => {
-    input.end();
-    await app?.close();
-  });
+  afterAll(() => gateway?.close());
 
   it('writes the answer of a lone call on its own', async () => {
     const written = nextWrite(output);
