@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { isThenable } from '../../common/is-thenable';
 import { randomBytes } from 'node:crypto';
+import { isThenable } from '../../common/is-thenable';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
 import { AuditTrail } from '../../json-rpc/audit-trail';

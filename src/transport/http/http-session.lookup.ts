@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IncomingMessage, ServerResponse } from 'node:http';
+import { isThenable } from '../../common/is-thenable';
 import { isSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../../json-rpc/protocol-version';
 import { GatewayError } from '../../errors/gateway.error';
 import { CallerIdentity, sessionOwnerOf } from '../../governance/identity/caller-identity';
@@ -13,7 +14,6 @@ import { headerValue, PROTOCOL_VERSION_HEADER, SESSION_HEADER } from './http-hea
 import { sendHttpError } from './http-reply';
 import { identifyOrRefuse, sendIdentityRefusal } from './identity-refusal';
 import { sendLimitRefusal } from './limit-refusal';
-import { isThenable } from '../../common/is-thenable';
 
 /** A request's session and its sender (undefined: mode none, riding on the session id). */
 export interface SessionRequest {
