@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { ADMIN_TOKEN_ENV } from '../../src/admin/admin-token.guard';
 import { scrapeMetric } from '../support/gateway-metrics';
 import { writeConfig } from '../support/governed-clients';
 import { HttpGatewayChild } from '../support/http-child';
 import { freePort, RedisServer } from '../support/redis-server';
 import { connectSdkClient, SdkClientHandle } from '../support/sdk-clients';
 import { programCheck, servicesAvailable } from '../support/service-availability';
+import { REPO_ROOT } from '../support/stdio-process';
 import { Json, WebhookReceiver } from '../support/webhook-receiver';
 
 /*
@@ -16,9 +18,15 @@ import { Json, WebhookReceiver } from '../support/webhook-receiver';
  * this suite starts, stops and restarts on one port, delivered to real HTTP
  * receivers: one that refuses its first two requests with 500, one that never
  * answers, and a port where nothing listens. Evaluations run every second.
+ * Later cases add an upstream to the registry directory and spend a client's
+ * budget through the ledger, then clear each condition as an operator would.
  */
 
 const FAILED_FIRST = 2;
+const ADMIN_TOKEN = 'alerts-e2e-admin-token';
+const MONTHLY_BUDGET = 10;
+/** A plain-Node stdio MCP server (no SDK): it starts in tens of milliseconds. */
+const SERVING_UPSTREAM = join(REPO_ROOT, 'test', 'fixtures', 'upstreams', 'crash-upstream.mjs');
 
 const available = servicesAvailable('alerts e2e', [programCheck('redis-server', 'redis-server')]);
 
@@ -35,9 +43,10 @@ async function eventually(
   }
 }
 
-(available ? describe : describe.skip)('alerts: webhooks, redis_down and error_rate', () => {
+(available ? describe : describe.skip)('alerts: webhooks and four of the rules', () => {
   const run = randomUUID().slice(0, 8);
   let dir: string;
+  let registryDir: string;
   let redis: RedisServer;
   let redisPort: number;
   let recorder: WebhookReceiver;
@@ -53,9 +62,29 @@ async function eventually(
   };
   const callTool = (name: string, args: Json = {}) =>
     client.client.callTool({ name, arguments: args });
+  /** Writes (or replaces) one stdio upstream's registry file; the gateway watches the directory. */
+  const writeUpstream = (serverId: string, command: string[]) =>
+    writeFileSync(
+      join(registryDir, `${serverId}.json`),
+      JSON.stringify({
+        version: 1,
+        server_id: serverId,
+        transport: 'stdio',
+        stdio: { command: command[0], args: command.slice(1) },
+        allowed_tools: ['*'],
+      }),
+    );
+  const governanceRules = (method: 'GET' | 'PUT', body?: unknown) =>
+    fetch(`${gateway.baseUrl}/admin/governance/rules`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'owlclaw-alerts-'));
+    registryDir = join(dir, 'mcp.d');
+    mkdirSync(registryDir);
     redisPort = await freePort();
     redis = await RedisServer.start(redisPort);
     recorder = await WebhookReceiver.start((n) => (n <= FAILED_FIRST ? 500 : 200));
@@ -71,7 +100,10 @@ async function eventually(
         sessions: 'local',
       },
       ledger: { sqlite_path: join(dir, 'ledger.db') },
-      governance: { default_quota: { max_calls_per_minute: 1000 } },
+      upstreams: { registry_dir: registryDir, restart_max_failures: 1 },
+      governance: {
+        default_quota: { max_calls_per_minute: 1000, monthly_budget: MONTHLY_BUDGET },
+      },
       alerts: {
         enabled: true,
         evaluation_interval_seconds: 1,
@@ -81,10 +113,17 @@ async function eventually(
           { url: silent.url, timeout_ms: 60_000, max_retries: 0 },
           { url: `http://127.0.0.1:${nothingListens}/alerts`, max_retries: 1 },
         ],
-        rules: { error_rate: { threshold: 0.5, window_seconds: 5, min_requests: 4 } },
+        rules: {
+          error_rate: { threshold: 0.5, window_seconds: 5, min_requests: 4 },
+          upstream_down: { minutes: 0 },
+          budget: { percent: 50 },
+        },
       },
     });
-    gateway = await HttpGatewayChild.start({ MCP_SERVER_CONFIG: configPath });
+    gateway = await HttpGatewayChild.start({
+      MCP_SERVER_CONFIG: configPath,
+      [ADMIN_TOKEN_ENV]: ADMIN_TOKEN,
+    });
     client = await connectSdkClient({ kind: 'streamable-http', baseUrl: gateway.baseUrl });
   }, 120_000);
 
@@ -182,5 +221,71 @@ async function eventually(
     expect(notices[1].fingerprint).toBe(notices[0].fingerprint);
     expect(notices[1].endsAt).toEqual(expect.any(String));
     expect(await scrapeMetric(gateway.baseUrl, 'mcp_alerts_firing{alert="redis_down"}')).toBe(0);
+  });
+
+  it('fires upstream_down for an upstream that cannot start, and resolves once it serves', async () => {
+    writeUpstream('broken', ['/bin/sh', '-c', 'exit 3']);
+    await eventually(
+      'upstream_down firing',
+      () => recorder.delivered({ alert: 'upstream_down' }).length > 0,
+    );
+    const [firing] = recorder.delivered({ alert: 'upstream_down' });
+    expect(firing).toMatchObject({
+      status: 'firing',
+      severity: 'warning',
+      labels: { alertname: 'upstream_down', severity: 'warning', server: 'broken' },
+    });
+    expect(firing.summary).toMatch(
+      /^Upstream broken has been down since \S+ \(0 min\); its tools are not served; last error: /,
+    );
+    expect(await scrapeMetric(gateway.baseUrl, 'mcp_alerts_firing{alert="upstream_down"}')).toBe(1);
+
+    // The same server id, now a command that serves: the registry replaces the record.
+    writeUpstream('broken', [process.execPath, SERVING_UPSTREAM]);
+    await eventually(
+      'upstream_down resolved',
+      () => recorder.delivered({ alert: 'upstream_down', status: 'resolved' }).length > 0,
+    );
+    await eventually('the upstream serving its tool', async () => {
+      const echoed = await callTool('broken__echo', { text: 'back' }).catch(() => undefined);
+      return echoed !== undefined && echoed.isError !== true;
+    });
+    await afterEvaluations(2);
+    const notices = recorder.delivered({ alert: 'upstream_down' });
+    expect(notices.map((n) => n.status)).toEqual(['firing', 'resolved']);
+    expect(notices[1].fingerprint).toBe(firing.fingerprint);
+    expect(await scrapeMetric(gateway.baseUrl, 'mcp_alerts_firing{alert="upstream_down"}')).toBe(0);
+  });
+
+  it('fires budget once a client has spent half its monthly budget, and resolves when the budget is raised', async () => {
+    // Estimated at 0, so the call is admitted; the ledger records the 6 it reports.
+    const spent = await callTool('budget_reporter', { cost: 6 });
+    expect(spent.isError).not.toBe(true);
+    await eventually('budget firing', () => recorder.delivered({ alert: 'budget' }).length > 0);
+    const [firing] = recorder.delivered({ alert: 'budget' });
+    const client = (firing.labels as Json).client as string;
+    expect(firing).toMatchObject({
+      status: 'firing',
+      severity: 'warning',
+      labels: { alertname: 'budget', severity: 'warning', client: expect.any(String) },
+    });
+    expect(firing.summary).toBe(
+      `Client ${client} has spent 60.0 % of its monthly budget (6 of ${MONTHLY_BUDGET}); the threshold is 50 %.`,
+    );
+
+    const rules = (await (await governanceRules('GET')).json()) as {
+      default_quota: Record<string, number>;
+    };
+    rules.default_quota.monthly_budget = 100;
+    expect((await governanceRules('PUT', rules)).status).toBe(200);
+    await eventually(
+      'budget resolved',
+      () => recorder.delivered({ alert: 'budget', status: 'resolved' }).length > 0,
+    );
+    await afterEvaluations(2);
+    const notices = recorder.delivered({ alert: 'budget' });
+    expect(notices.map((n) => n.status)).toEqual(['firing', 'resolved']);
+    expect(notices[1].fingerprint).toBe(firing.fingerprint);
+    expect(await scrapeMetric(gateway.baseUrl, 'mcp_alerts_firing{alert="budget"}')).toBe(0);
   });
 });
