@@ -62,6 +62,27 @@ async function eventually(
   };
   const callTool = (name: string, args: Json = {}) =>
     client.client.callTool({ name, arguments: args });
+  /** The first notice of `alert` the recorder got, once it has come. */
+  const firstNotice = async (alert: string) => {
+    await eventually(`${alert} firing`, () => recorder.delivered({ alert }).length > 0);
+    return recorder.delivered({ alert })[0];
+  };
+  /**
+   * Waits for `alert`'s resolved notice; `evaluations` evaluations later, checks that
+   * it was sent once firing and once resolved, for one instance, and is no longer firing.
+   */
+  const resolvedOnce = async (alert: string, evaluations: number) => {
+    await eventually(
+      `${alert} resolved`,
+      () => recorder.delivered({ alert, status: 'resolved' }).length > 0,
+    );
+    await afterEvaluations(evaluations);
+    const notices = recorder.delivered({ alert });
+    expect(notices.map((n) => n.status)).toEqual(['firing', 'resolved']);
+    expect(notices[1].fingerprint).toBe(notices[0].fingerprint);
+    expect(await scrapeMetric(gateway.baseUrl, `mcp_alerts_firing{alert="${alert}"}`)).toBe(0);
+    return notices;
+  };
   /** Writes (or replaces) one stdio upstream's registry file; the gateway watches the directory. */
   const writeUpstream = (serverId: string, command: string[]) =>
     writeFileSync(
@@ -139,11 +160,7 @@ async function eventually(
     for (let i = 0; i < 6; i++) {
       await expect(callTool('fx_throw')).rejects.toThrow();
     }
-    await eventually(
-      'error_rate firing',
-      () => recorder.delivered({ alert: 'error_rate' }).length > 0,
-    );
-    const [firing] = recorder.delivered({ alert: 'error_rate' });
+    const firing = await firstNotice('error_rate');
     expect(firing).toMatchObject({ status: 'firing', severity: 'warning', version: 1 });
     expect(firing.summary).toMatch(
       /^\d+ of \d+ MCP requests \(\d+\.\d %\) failed over the last 5 s/,
@@ -211,25 +228,13 @@ async function eventually(
 
   it('sends resolved once when Redis is back on the same port', async () => {
     redis = await RedisServer.start(redisPort);
-    await eventually(
-      'redis_down resolved',
-      () => recorder.delivered({ alert: 'redis_down', status: 'resolved' }).length > 0,
-    );
-    await afterEvaluations(4);
-    const notices = recorder.delivered({ alert: 'redis_down' });
-    expect(notices.map((n) => n.status)).toEqual(['firing', 'resolved']);
-    expect(notices[1].fingerprint).toBe(notices[0].fingerprint);
+    const notices = await resolvedOnce('redis_down', 4);
     expect(notices[1].endsAt).toEqual(expect.any(String));
-    expect(await scrapeMetric(gateway.baseUrl, 'mcp_alerts_firing{alert="redis_down"}')).toBe(0);
   });
 
   it('fires upstream_down for an upstream that cannot start, and resolves once it serves', async () => {
     writeUpstream('broken', ['/bin/sh', '-c', 'exit 3']);
-    await eventually(
-      'upstream_down firing',
-      () => recorder.delivered({ alert: 'upstream_down' }).length > 0,
-    );
-    const [firing] = recorder.delivered({ alert: 'upstream_down' });
+    const firing = await firstNotice('upstream_down');
     expect(firing).toMatchObject({
       status: 'firing',
       severity: 'warning',
@@ -242,27 +247,18 @@ async function eventually(
 
     // The same server id, now a command that serves: the registry replaces the record.
     writeUpstream('broken', [process.execPath, SERVING_UPSTREAM]);
-    await eventually(
-      'upstream_down resolved',
-      () => recorder.delivered({ alert: 'upstream_down', status: 'resolved' }).length > 0,
-    );
+    await resolvedOnce('upstream_down', 2);
     await eventually('the upstream serving its tool', async () => {
       const echoed = await callTool('broken__echo', { text: 'back' }).catch(() => undefined);
       return echoed !== undefined && echoed.isError !== true;
     });
-    await afterEvaluations(2);
-    const notices = recorder.delivered({ alert: 'upstream_down' });
-    expect(notices.map((n) => n.status)).toEqual(['firing', 'resolved']);
-    expect(notices[1].fingerprint).toBe(firing.fingerprint);
-    expect(await scrapeMetric(gateway.baseUrl, 'mcp_alerts_firing{alert="upstream_down"}')).toBe(0);
   });
 
   it('fires budget once a client has spent half its monthly budget, and resolves when the budget is raised', async () => {
     // Estimated at 0, so the call is admitted; the ledger records the 6 it reports.
     const spent = await callTool('budget_reporter', { cost: 6 });
     expect(spent.isError).not.toBe(true);
-    await eventually('budget firing', () => recorder.delivered({ alert: 'budget' }).length > 0);
-    const [firing] = recorder.delivered({ alert: 'budget' });
+    const firing = await firstNotice('budget');
     const client = (firing.labels as Json).client as string;
     expect(firing).toMatchObject({
       status: 'firing',
@@ -278,14 +274,6 @@ async function eventually(
     };
     rules.default_quota.monthly_budget = 100;
     expect((await governanceRules('PUT', rules)).status).toBe(200);
-    await eventually(
-      'budget resolved',
-      () => recorder.delivered({ alert: 'budget', status: 'resolved' }).length > 0,
-    );
-    await afterEvaluations(2);
-    const notices = recorder.delivered({ alert: 'budget' });
-    expect(notices.map((n) => n.status)).toEqual(['firing', 'resolved']);
-    expect(notices[1].fingerprint).toBe(firing.fingerprint);
-    expect(await scrapeMetric(gateway.baseUrl, 'mcp_alerts_firing{alert="budget"}')).toBe(0);
+    await resolvedOnce('budget', 2);
   });
 });
