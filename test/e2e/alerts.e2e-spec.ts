@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ADMIN_TOKEN_ENV } from '../../src/admin/admin-token.guard';
 import { scrapeMetric } from '../support/gateway-metrics';
+import { governanceRulesApi } from '../support/governance-rules-api';
 import { writeConfig } from '../support/governed-clients';
 import { HttpGatewayChild } from '../support/http-child';
 import { freePort, RedisServer } from '../support/redis-server';
@@ -95,12 +96,6 @@ async function eventually(
         allowed_tools: ['*'],
       }),
     );
-  const governanceRules = (method: 'GET' | 'PUT', body?: unknown) =>
-    fetch(`${gateway.baseUrl}/admin/governance/rules`, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'owlclaw-alerts-'));
@@ -269,11 +264,10 @@ async function eventually(
       `Client ${client} has spent 60.0 % of its monthly budget (6 of ${MONTHLY_BUDGET}); the threshold is 50 %.`,
     );
 
-    const rules = (await (await governanceRules('GET')).json()) as {
-      default_quota: Record<string, number>;
-    };
+    const admin = governanceRulesApi(gateway.baseUrl, ADMIN_TOKEN);
+    const rules = await admin.get<{ default_quota: Record<string, number> }>();
     rules.default_quota.monthly_budget = 100;
-    expect((await governanceRules('PUT', rules)).status).toBe(200);
+    expect((await admin.put(rules)).status).toBe(200);
     await resolvedOnce('budget', 2);
   });
 });

@@ -5,6 +5,7 @@ import { ADMIN_TOKEN_ENV } from '../../src/admin/admin-token.guard';
 import { DeepPartial } from '../../src/config/config.loader';
 import { GatewayConfig } from '../../src/config/gateway-config';
 import { COSTLY_ESTIMATE } from '../fixtures/governance-fixture.capability';
+import { governanceRulesApi } from '../support/governance-rules-api';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { McpHttpSession } from '../support/mcp-http-session';
 import { createTask, modernRequest } from '../support/modern-task-requests';
@@ -113,17 +114,12 @@ describe('budget ratio, tasks queued and the ledger on the embedded default', ()
     });
 
     // A budget raised through the admin API shows at the next scrape, without a call.
-    const admin = (method: string, body?: unknown) =>
-      fetch(`${gateway.baseUrl}/admin/governance/rules`, {
-        method,
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    const rules = (await (await admin('GET')).json()) as {
+    const admin = governanceRulesApi(gateway.baseUrl, TOKEN);
+    const rules = await admin.get<{
       clients: Record<string, { quota?: Record<string, number> }>;
-    };
+    }>();
     rules.clients.acme.quota = { ...rules.clients.acme.quota, monthly_budget: 40 };
-    expect((await admin('PUT', rules)).status).toBe(200);
+    expect((await admin.put(rules)).status).toBe(200);
     metrics = await scrape(gateway);
     expect(samples(metrics, 'mcp_budget_used_ratio')['{client="acme"}']).toBe(
       (2 * COSTLY_ESTIMATE) / 40,

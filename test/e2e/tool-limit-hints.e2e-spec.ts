@@ -6,6 +6,7 @@
  */
 import { ADMIN_TOKEN_ENV } from '../../src/admin/admin-token.guard';
 import { LIMITED_PER_MINUTE } from '../fixtures/governance-fixture.capability';
+import { governanceRulesApi } from '../support/governance-rules-api';
 import { HttpClient, Json } from '../support/governed-clients';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { GENEROUS_QUOTA } from '../support/test-defaults';
@@ -55,13 +56,7 @@ describe('tools/list limit hints per client (seed R4.8)', () => {
     );
   }
 
-  function putRules(rules: Json): Promise<Response> {
-    return fetch(`${gateway.baseUrl}/admin/governance/rules`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify(rules),
-    });
-  }
+  const rulesApi = () => governanceRulesApi(gateway.baseUrl, ADMIN_TOKEN);
 
   it("lists each client's own limits, the stricter of tool and client winning", async () => {
     const [forAlpha, forBeta] = await Promise.all([limitsOf(alpha), limitsOf(beta)]);
@@ -84,12 +79,8 @@ describe('tools/list limit hints per client (seed R4.8)', () => {
   });
 
   it('shows rules put through the admin API in the next tools/list', async () => {
-    const current = (await (
-      await fetch(`${gateway.baseUrl}/admin/governance/rules`, {
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-      })
-    ).json()) as Json;
-    const answer = await putRules({
+    const current = await rulesApi().get<Json>();
+    const answer = await rulesApi().put({
       ...current,
       clients: { beta: { quota: { max_calls_per_minute: 9, max_calls_per_day: 90 } } },
     });
@@ -102,7 +93,7 @@ describe('tools/list limit hints per client (seed R4.8)', () => {
     });
 
     // Governance off: only what a handler declares is left to list.
-    expect((await putRules({ ...current, enabled: false })).status).toBe(200);
+    expect((await rulesApi().put({ ...current, enabled: false })).status).toBe(200);
     const off = await limitsOf(beta);
     expect(off.gov_free).toBeUndefined();
     expect(off.gov_limited).toEqual({ maxCallsPerMinute: LIMITED_PER_MINUTE });
