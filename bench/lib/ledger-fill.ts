@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { SqliteDatabase } from '../../src/ledger/sqlite-driver';
 import { Client } from 'pg';
 import { currentMonthSpan, LEDGER_COLUMNS, ledgerRow, POSTGRES_ROW_SELECT } from './ledger-rows';
 import { msSince } from './stats';
@@ -6,7 +6,7 @@ import { msSince } from './stats';
 /** Fills a migrated SQLite ledger: one transaction, one prepared statement. */
 export function fillSqliteLedger(path: string, rows: number): number {
   const start = process.hrtime.bigint();
-  const db = new Database(path);
+  const db = new SqliteDatabase(path);
   try {
     db.pragma('journal_mode = WAL');
     const insert = db.prepare(

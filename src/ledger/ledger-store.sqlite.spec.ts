@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { SqliteDatabase } from './sqlite-driver';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +45,7 @@ describe('KyselyLedgerStore on SQLite', () => {
     await store.append([ledgerRow()]);
     await store.close();
 
-    const db = new Database(path, { readonly: true });
+    const db = new SqliteDatabase(path, { readonly: true });
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const indexes = db
@@ -64,7 +64,7 @@ describe('KyselyLedgerStore on SQLite', () => {
   });
 
   describe('the journal (rows committed before the response, moved into ledger after)', () => {
-    const count = (db: Database.Database, table: string) =>
+    const count = (db: SqliteDatabase, table: string) =>
       (db.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
     const journalFiles = (path: string) =>
       existsSync(journalDirFor(path)) ? readdirSync(journalDirFor(path)).sort() : [];
@@ -78,7 +78,7 @@ describe('KyselyLedgerStore on SQLite', () => {
       const path = newPath();
       const store = new KyselyLedgerStore({ driver: 'sqlite', path });
       await store.init();
-      const outside = new Database(path, { readonly: true });
+      const outside = new SqliteDatabase(path, { readonly: true });
       try {
         const row = ledgerRow({ clientId: 'journal-client', cost: 2.5 });
         await store.append([row]);
@@ -104,7 +104,7 @@ describe('KyselyLedgerStore on SQLite', () => {
       const path = newPath();
       const store = new KyselyLedgerStore({ driver: 'sqlite', path });
       await store.init();
-      const outside = new Database(path, { readonly: true });
+      const outside = new SqliteDatabase(path, { readonly: true });
       try {
         const rows = Array.from({ length: 30 }, () => ledgerRow({ clientId: 'ordered' }));
         await store.append(rows.slice(0, 1));
@@ -145,7 +145,7 @@ describe('KyselyLedgerStore on SQLite', () => {
       const next = new KyselyLedgerStore({ driver: 'sqlite', path });
       await next.init();
       try {
-        const outside = new Database(path, { readonly: true });
+        const outside = new SqliteDatabase(path, { readonly: true });
         try {
           expect(count(outside, 'ledger')).toBe(2_500);
         } finally {
@@ -173,7 +173,7 @@ describe('KyselyLedgerStore on SQLite', () => {
       const first = new KyselyLedgerStore({ driver: 'sqlite', path });
       await first.init();
       await first.close();
-      const raw = new Database(path);
+      const raw = new SqliteDatabase(path);
       const orphans = Array.from({ length: 2_500 }, (_, i) =>
         ledgerRow({ clientId: `legacy-${i % 2}`, cost: 1 }),
       );
@@ -183,7 +183,7 @@ describe('KyselyLedgerStore on SQLite', () => {
       const next = new KyselyLedgerStore({ driver: 'sqlite', path });
       await next.init();
       try {
-        const outside = new Database(path, { readonly: true });
+        const outside = new SqliteDatabase(path, { readonly: true });
         try {
           expect(count(outside, 'ledger_inbox')).toBe(0);
           expect(count(outside, 'ledger')).toBe(2_500);
@@ -243,7 +243,7 @@ describe('KyselyLedgerStore on SQLite', () => {
     for (let round = 0; round < 2; round++) {
       const path = newPath();
       expect(await migrateFromProcesses(path, 5)).toEqual([0, 0, 0, 0, 0]);
-      const db = new Database(path, { readonly: true });
+      const db = new SqliteDatabase(path, { readonly: true });
       try {
         const names = db.prepare('select name from kysely_migration order by name').pluck().all();
         expect(names).toEqual(Object.keys(ledgerMigrations('sqlite')));
@@ -261,7 +261,7 @@ describe('KyselyLedgerStore on SQLite', () => {
     );
     expect(await migrateFromProcesses(path, 3)).toEqual([0, 0, 0]);
 
-    const db = new Database(path, { readonly: true });
+    const db = new SqliteDatabase(path, { readonly: true });
     try {
       const total = db.prepare('select sum(calls) as calls from ledger_usage').get();
       expect(total).toEqual({ calls: 5_000 });
@@ -276,9 +276,9 @@ describe('KyselyLedgerStore on SQLite', () => {
     await store.init();
     await store.close();
 
-    const db = new Database(path, { readonly: true });
+    const db = new SqliteDatabase(path, { readonly: true });
     const kysely = new Kysely<LedgerDatabase>({
-      dialect: new SqliteDialect({ database: new Database(':memory:') }),
+      dialect: new SqliteDialect({ database: new SqliteDatabase(':memory:') }),
     });
     try {
       const plan = (query: LedgerQuery): string => {

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { SqliteDatabase } from './sqlite-driver';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
@@ -10,10 +10,10 @@ const SQLITE_WAL_CHECKPOINT_PAGES = 4_000;
  * every connection to it uses: Kysely's, and the journal mover's in its
  * worker thread.
  */
-export function openSqlite(path: string): Database.Database {
+export function openSqlite(path: string): SqliteDatabase {
   const memory = path === ':memory:';
   if (!memory) mkdirSync(dirname(resolve(path)), { recursive: true });
-  const db = new Database(memory ? path : resolve(path));
+  const db = new SqliteDatabase(memory ? path : resolve(path));
   // WAL + NORMAL: a commit survives a process kill (not a power cut) without an fsync per commit.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

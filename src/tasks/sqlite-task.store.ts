@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { SqliteDatabase } from '../ledger/sqlite-driver';
 import { SQLITE_MEMORY } from '../config/config-paths';
 import { TaskFilter, TaskRecord } from './task-record';
 import { ActiveLimits, CreateOutcome, TaskStore } from './task.store';
@@ -15,12 +15,12 @@ const ACTIVE = `status IN ('working', 'input_required')`;
  */
 export class SqliteTaskStore extends TaskStore {
   readonly kind = 'sqlite';
-  private readonly db: Database.Database;
+  private readonly db: SqliteDatabase;
 
   constructor(file: string) {
     super();
     if (file !== SQLITE_MEMORY) mkdirSync(path.dirname(file), { recursive: true });
-    this.db = new Database(file);
+    this.db = new SqliteDatabase(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(`

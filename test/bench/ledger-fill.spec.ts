@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { SqliteDatabase } from '../../src/ledger/sqlite-driver';
 import { Client } from 'pg';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ describe('bench ledger fill', () => {
 
     fillSqliteLedger(path, 300);
 
-    const db = new Database(path, { readonly: true });
+    const db = new SqliteDatabase(path, { readonly: true });
     try {
       const columns = (db.prepare('pragma table_info(ledger)').all() as { name: string }[])
         .map((column) => column.name)

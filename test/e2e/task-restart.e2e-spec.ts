@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { SqliteDatabase } from '../../src/ledger/sqlite-driver';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TASK_GATES_ENV } from '../fixtures/task-runs-fixture.capability';
@@ -84,7 +84,7 @@ describe('tasks across a restart of the embedded gateway', () => {
 
   /** Runs begun, as the task's record in tasks.db counts them. */
   function attempts(data: string, taskId: string): number {
-    const db = new Database(join(data, 'tasks.db'), { readonly: true, fileMustExist: true });
+    const db = new SqliteDatabase(join(data, 'tasks.db'), { readonly: true, fileMustExist: true });
     try {
       const row = db.prepare('select record from tasks where task_id = ?').get(taskId) as
         { record: string } | undefined;

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { SqliteDatabase } from '../../src/ledger/sqlite-driver';
 import { resolve } from 'node:path';
 import { journalDirFor, listJournals } from '../../src/ledger/journal/journal-files';
 import { LedgerJournalMover } from '../../src/ledger/journal/ledger-journal.mover';
@@ -13,8 +13,8 @@ import { SqliteLedgerInbox } from '../../src/ledger/sqlite-ledger-inbox';
  * version left in `ledger_inbox`, so that `ledger` holds every committed
  * row. The caller closes the database.
  */
-export function openSettledLedger(path: string): Database.Database {
-  const db = new Database(path, { fileMustExist: true });
+export function openSettledLedger(path: string): SqliteDatabase {
+  const db = new SqliteDatabase(path, { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   new SqliteLedgerInbox(db).moveAll();
   const dir = journalDirFor(resolve(path));

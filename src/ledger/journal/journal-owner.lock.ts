@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { SqliteDatabase } from '../sqlite-driver';
 import { rmSync } from 'node:fs';
 
 /**
@@ -11,12 +11,12 @@ import { rmSync } from 'node:fs';
 export class JournalOwnerLock {
   private constructor(
     private readonly path: string,
-    private readonly db: Database.Database,
+    private readonly db: SqliteDatabase,
   ) {}
 
   /** Takes the lock for this process (creating the file); it is held until release(). */
   static hold(path: string): JournalOwnerLock {
-    const db = new Database(path);
+    const db = new SqliteDatabase(path);
     try {
       return new JournalOwnerLock(path, lockExclusively(db));
     } catch (err) {
@@ -31,9 +31,9 @@ export class JournalOwnerLock {
    * is alive. A missing lock file means the owner is gone too.
    */
   static takeOver(path: string): JournalOwnerLock | 'missing' | undefined {
-    let db: Database.Database;
+    let db: SqliteDatabase;
     try {
-      db = new Database(path, { fileMustExist: true, timeout: 0 });
+      db = new SqliteDatabase(path, { fileMustExist: true, timeout: 0 });
     } catch (err) {
       if ((err as { code?: string }).code === 'SQLITE_CANTOPEN') return 'missing';
       throw err;
@@ -55,7 +55,7 @@ export class JournalOwnerLock {
 }
 
 /** Takes the file's exclusive lock for as long as `db` stays open (throws SQLITE_BUSY if held). */
-function lockExclusively(db: Database.Database): Database.Database {
+function lockExclusively(db: SqliteDatabase): SqliteDatabase {
   db.pragma('locking_mode = EXCLUSIVE');
   // Nothing is ever written: no rollback journal file beside the lock.
   db.pragma('journal_mode = MEMORY');

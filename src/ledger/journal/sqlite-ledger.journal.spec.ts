@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import Database from 'better-sqlite3';
+import { SqliteDatabase } from '../sqlite-driver';
 import { spawn } from 'node:child_process';
 import {
   appendFileSync,
@@ -25,7 +25,7 @@ describe('SQLite ledger journal', () => {
   const newPath = () => join(dir, `db-${++databases}`, 'ledger.db');
   const files = (path: string) => readdirSync(journalDirFor(path)).sort();
   const requestIds = (path: string) => {
-    const db = new Database(path, { readonly: true });
+    const db = new SqliteDatabase(path, { readonly: true });
     try {
       return db
         .prepare('select request_id from ledger order by id')
@@ -272,7 +272,7 @@ describe('SQLite ledger journal', () => {
     const path = newPath();
     const store = new KyselyLedgerStore({ driver: 'sqlite', path });
     await store.init();
-    const outside = new Database(path);
+    const outside = new SqliteDatabase(path);
     try {
       // Every move now fails: its insert finds no table.
       outside.exec('alter table ledger rename to ledger_elsewhere');
@@ -331,7 +331,7 @@ describe('SQLite ledger journal', () => {
     const ids = requestIds(path);
     expect(ids).toHaveLength(900);
     expect(new Set(ids).size).toBe(900);
-    const db = new Database(path, { readonly: true });
+    const db = new SqliteDatabase(path, { readonly: true });
     try {
       expect(db.prepare('select sum(calls) as calls from ledger_usage').get()).toEqual({
         calls: 900,
