@@ -7,10 +7,11 @@
 # environment variables (docs/configuration.md) or mount another file and set MCP_SERVER_CONFIG.
 
 # ---- build stage: full dependencies, compile TypeScript, then drop dev dependencies ----
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 
-# Toolchain for native addons built by node-gyp (better-sqlite3). Build stage only: the
-# runtime stage receives the compiled .node files inside node_modules.
+# Node 24 is the current LTS. On it the gateway loads better-sqlite3 13 (N-API prebuilds, the optional
+# `better-sqlite3-napi` dependency); npm ci still compiles the 12.x that Node 20 uses, so node-gyp's
+# toolchain stays in this stage. The runtime stage receives node_modules as built here.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
@@ -28,7 +29,7 @@ RUN npm run build \
  && mkdir -p capabilities
 
 # ---- runtime stage: compiled output and production dependencies only ----
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 
 ENV NODE_ENV=production \
     MCP_SERVER_TRANSPORT=http \
