@@ -19,7 +19,9 @@ describe('findResourceUriBreach', () => {
   it('counts the /-separated parts after scheme://', () => {
     expect(segmentCount('skill://c/n')).toBe(2);
     expect(segmentCount('skill://c/n/refs/a.md')).toBe(4);
-    expect(segmentCount('mcp+upstream://relay/file:///etc/x')).toBe(6);
+    expect(segmentCount('https://example.com/a/b')).toBe(3);
+    // An upstream's URI is one encoded segment of the gateway's.
+    expect(segmentCount('mcp+upstream://relay/file%3A%2F%2F%2Fetc%2Fx')).toBe(2);
     expect(segmentCount('urn:isbn:123')).toBe(1);
     expect(segmentCount(deep(31))).toBe(32);
   });

@@ -178,4 +178,11 @@ describe('resource URI freeze: one resources/read of a deep skill:// URI', () =>
     // What passed the limits is kept whole: it is at most 2,048 characters.
     expect(Math.max(...reads.map((row) => row.target.length))).toBe(2048);
   });
+
+  it('stops gracefully on SIGTERM after all of it', async () => {
+    await handle.dispose();
+    await gateway.stop();
+    // 0 is an orderly stop; a SIGKILL after the 10 s grace would leave no exit code.
+    expect(await gateway.exited).toBe(0);
+  });
 });
