@@ -14,6 +14,7 @@ import {
 } from 'class-validator';
 import { toMapOf } from './config-governance.schema';
 import { Default, Mapping, Section } from './config-schema.decorators';
+import { IsGlob } from './glob.validator';
 
 /** Who a caller is: API keys, OAuth access tokens, or both (docs/auth.md). */
 
@@ -39,18 +40,21 @@ export const SECRET_REF = /^(env:[A-Za-z_][A-Za-z0-9_]*|file:.+)?$/;
 /** What one OAuth scope unlocks: globs over tool names, resource URIs and prompt names. */
 export class ScopeGrantSchema {
   @Default([])
+  @IsGlob()
   @IsNotEmpty({ each: true })
   @IsString({ each: true })
   @IsArray()
   tools!: string[];
 
   @Default([])
+  @IsGlob()
   @IsNotEmpty({ each: true })
   @IsString({ each: true })
   @IsArray()
   resources!: string[];
 
   @Default([])
+  @IsGlob()
   @IsNotEmpty({ each: true })
   @IsString({ each: true })
   @IsArray()

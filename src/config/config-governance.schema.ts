@@ -15,6 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ConfigPath, Default, defaultsOf, Mapping, Section } from './config-schema.decorators';
+import { IsGlob } from './glob.validator';
 
 /** The sections about who may call what, what it costs and what is kept of it. */
 
@@ -125,6 +126,7 @@ export class ClientRulesSchema {
 
   /** Glob patterns over tool names and resource URIs this client may see; replaces the default list. */
   @IsOptional()
+  @IsGlob()
   @IsNotEmpty({ each: true })
   @IsString({ each: true })
   @IsArray()
@@ -132,6 +134,7 @@ export class ClientRulesSchema {
 
   /** Glob patterns this client may never see (checked after allow). */
   @IsOptional()
+  @IsGlob()
   @IsNotEmpty({ each: true })
   @IsString({ each: true })
   @IsArray()
@@ -139,6 +142,7 @@ export class ClientRulesSchema {
 
   /** Keyed by tool name or glob: a Map so that each entry is validated (see toMapOf). */
   @IsOptional()
+  @IsGlob()
   @ValidateNested({ each: true })
   @Transform(toMapOf(ToolLimitSchema))
   tool_limits?: Map<string, ToolLimitSchema>;
@@ -147,12 +151,14 @@ export class ClientRulesSchema {
 /** Default visibility for every client: glob patterns over tool names and resource URIs. */
 export class VisibilitySchema {
   @Default(['*'])
+  @IsGlob()
   @IsNotEmpty({ each: true })
   @IsString({ each: true })
   @IsArray()
   allow!: string[];
 
   @Default([])
+  @IsGlob()
   @IsNotEmpty({ each: true })
   @IsString({ each: true })
   @IsArray()

@@ -316,6 +316,18 @@ export class LimitsSchema {
   @IsInt()
   subscription_uri_max_chars!: number;
 
+  /** Characters of a resource URI any method takes from a client (resources/read, skills/get, ...). */
+  @Default(2_048)
+  @Min(64)
+  @IsInt()
+  resource_uri_max_chars!: number;
+
+  /** `/`-separated parts after `scheme://` of such a URI (`skill://c/n/refs/a.md` has 4). */
+  @Default(32)
+  @Min(4)
+  @IsInt()
+  resource_uri_max_segments!: number;
+
   /** Seconds after SIGTERM/SIGINT at which the process exits whatever is still open. */
   @Default(30)
   @Min(1)

@@ -14,6 +14,7 @@ import { RequestSpan, RequestTracer } from '../observability/tracing/request-tra
 import { McpSession } from '../session/mcp-session';
 import { MessageSink } from '../session/message-sink';
 import { ArgumentLimitsService } from './argument-limits.service';
+import { ResourceUriLimitsService } from './resource-uri-limits.service';
 import { BatchLimitsService } from './batch-limits.service';
 import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
 import { RpcErrorReply } from './json-rpc-exception.filter';
@@ -80,6 +81,7 @@ export class JsonRpcDispatcher {
     private readonly metrics: McpMetrics,
     private readonly auditTrail: AuditTrail,
     private readonly argumentLimits: ArgumentLimitsService,
+    private readonly resourceUriLimits: ResourceUriLimitsService,
     private readonly batchLimits: BatchLimitsService,
     private readonly modern: ModernResultShaper,
     private readonly inputRounds: InputRounds,
@@ -288,8 +290,9 @@ export class JsonRpcDispatcher {
     let response: JsonRpcResponse | undefined;
     try {
       const params = request.params ?? {};
-      const { limitedParams } = entry.options;
+      const { limitedParams, resourceUris } = entry.options;
       if (limitedParams) this.argumentLimits.enforce(params, limitedParams, context);
+      if (resourceUris) this.resourceUriLimits.enforce(params, resourceUris, context);
       const round = this.inputRounds.open(request, context);
       context.inputs = round;
       // An abort answers at once even if the handler ignores its signal.

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ArgumentLimitsService } from './argument-limits.service';
+import { ResourceUriLimitsService } from './resource-uri-limits.service';
 import { BatchLimitsService } from './batch-limits.service';
 import { AuditTrail } from './audit-trail';
 import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
@@ -20,6 +21,7 @@ import { RequestLog } from '../logging/request-log';
   imports: [DiscoveryModule],
   providers: [
     ArgumentLimitsService,
+    ResourceUriLimitsService,
     BatchLimitsService,
     McpMethodRegistry,
     JsonRpcDispatcher,

@@ -15,6 +15,18 @@ export interface McpMethodOptions {
    * limits.argument_* before anything else runs: a refusal is -32602 naming the limit.
    */
   limitedParams?: readonly string[];
+  /**
+   * Params holding resource URIs from the client, checked against
+   * limits.resource_uri_* before anything else runs: a refusal is -32602 naming the limit.
+   */
+  resourceUris?: ResourceUriFields;
+}
+
+export interface ResourceUriFields {
+  /** Dotted params paths (`uri`, `ref.uri`); an array there has each of its URIs checked. */
+  paths: readonly string[];
+  /** The session keeps these URIs: limits.subscription_uri_max_chars applies too, and first. */
+  kept?: boolean;
 }
 
 /** Discovery marker read by McpMethodRegistry at boot. */

@@ -16,7 +16,10 @@ export class CompletionMethods {
     private readonly skillTemplates: SkillTemplateCompleter,
   ) {}
 
-  @McpMethod('completion/complete', { limitedParams: ['argument', 'context'] })
+  @McpMethod('completion/complete', {
+    limitedParams: ['argument', 'context'],
+    resourceUris: { paths: ['ref.uri'] },
+  })
   async complete(
     @McpParams() params: JsonRpcParams,
     @McpContext() ctx: McpRequestContext,

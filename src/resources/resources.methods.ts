@@ -61,7 +61,7 @@ export class ResourcesMethods {
     return { resourceTemplates: this.providers.templates() };
   }
 
-  @McpMethod('resources/read', { audited: true })
+  @McpMethod('resources/read', { audited: true, resourceUris: { paths: ['uri'] } })
   @Governed({ kind: 'resource', target: 'uri' })
   async read(
     @McpParams() params: JsonRpcParams,
@@ -79,7 +79,7 @@ export class ResourcesMethods {
     );
   }
 
-  @McpMethod('resources/subscribe')
+  @McpMethod('resources/subscribe', { resourceUris: { paths: ['uri'], kept: true } })
   async subscribe(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
     const uri = params.uri;
     if (typeof uri !== 'string' || uri.length === 0)
@@ -97,7 +97,7 @@ export class ResourcesMethods {
     return {};
   }
 
-  @McpMethod('resources/unsubscribe')
+  @McpMethod('resources/unsubscribe', { resourceUris: { paths: ['uri'] } })
   async unsubscribe(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
     if (typeof params.uri !== 'string')
       throw GatewayError.invalidParams('params.uri is required', { field: 'uri' });

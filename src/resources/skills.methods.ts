@@ -59,7 +59,7 @@ export class SkillsMethods {
     return result;
   }
 
-  @McpMethod('skills/get')
+  @McpMethod('skills/get', { resourceUris: { paths: ['uri'] } })
   get(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
     // Eligibility is judged on the skill as it is now, not as it was at the last scan.
     const skill = this.fresh(this.resolver.resolveSkill(params.uri));
@@ -77,7 +77,7 @@ export class SkillsMethods {
     return { resultType: 'complete', skill: toSkillEntry(skill, files), ...this.cacheHints() };
   }
 
-  @McpMethod('resources/directory/read')
+  @McpMethod('resources/directory/read', { resourceUris: { paths: ['uri'] } })
   readDirectory(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
     const target = this.resolver.resolve(params.uri);
     if (

@@ -34,7 +34,9 @@ export class SubscriptionsMethods {
     private readonly tasks: TaskSubscriptions,
   ) {}
 
-  @McpMethod('subscriptions/listen')
+  @McpMethod('subscriptions/listen', {
+    resourceUris: { paths: ['notifications.resourceSubscriptions'], kept: true },
+  })
   async listen(@McpParams() params: JsonRpcParams, @McpContext() ctx: McpRequestContext) {
     const { session, stream, requestId } = ctx;
     // Sessions of the earlier revisions have their GET stream and resources/subscribe instead.

@@ -19,6 +19,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { globProblem } from '../governance/visibility/glob-pattern';
 import { BoundedRecord } from './bounded-record.decorator';
 import { ENV_NAME_PATTERN } from './env-reference';
 import { Approval, APPROVALS } from './upstream-record';
@@ -47,7 +48,8 @@ function headerNameProblem(key: string): string | undefined {
 
 export function patternProblem(key: string): string | undefined {
   if (key === '') return 'must not be empty';
-  return key.length > L.maxNameLength ? `is longer than ${L.maxNameLength} characters` : undefined;
+  if (key.length > L.maxNameLength) return `is longer than ${L.maxNameLength} characters`;
+  return globProblem(key);
 }
 
 function textValueProblem(value: unknown): string | undefined {

@@ -29,6 +29,7 @@ import {
   toApprovalPolicy,
   toCost,
 } from './upstream-blocks.schema';
+import { IsGlob } from '../config/glob.validator';
 import { UPSTREAM_TRANSPORTS, UpstreamTransport } from './upstream-record';
 import { IDLE_TIMEOUT_BOUNDS, REGISTRY_LIMITS as L } from './upstream-registry.limits';
 
@@ -80,6 +81,7 @@ export class UpstreamFileSchema {
   @IsString()
   tool_namespace?: string;
 
+  @IsGlob()
   @MaxLength(L.maxNameLength, { each: true })
   @IsNotEmpty({ each: true })
   @IsString({ each: true })
@@ -87,6 +89,7 @@ export class UpstreamFileSchema {
   @IsArray()
   allowed_tools: string[] = [];
 
+  @IsGlob()
   @MaxLength(L.maxNameLength, { each: true })
   @IsNotEmpty({ each: true })
   @IsString({ each: true })

@@ -1,4 +1,5 @@
 import { DEFAULT_CONFIG } from '../../config/config.defaults';
+import { GLOB_MAX_CHARS, GLOB_MAX_WILDCARDS } from '../visibility/glob-pattern';
 import { GovernanceRulesValidator } from './governance-rules.validator';
 
 const validator = new GovernanceRulesValidator(structuredClone(DEFAULT_CONFIG));
@@ -34,6 +35,48 @@ describe('GovernanceRulesValidator', () => {
         expect.stringMatching(/^mcp_server\.governance\.clients\.bot\.colour: /),
       ]),
     );
+  });
+
+  it('refuses a glob too long, with too many wildcards or in another dialect, naming the key and the cap', () => {
+    const result = validator.validate({
+      ...valid,
+      visibility: { allow: ['*'], deny: [`skill://${'*a'.repeat(GLOB_MAX_WILDCARDS + 1)}`] },
+      clients: {
+        bot: {
+          allow: ['x'.repeat(GLOB_MAX_CHARS + 1)],
+          deny: ['skill://{a,b}/*'],
+          tool_limits: { '[ab]_*': { max_calls_per_day: 2 } },
+        },
+      },
+    });
+    const problems = result.ok ? [] : result.problems;
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          new RegExp(
+            `^mcp_server\\.governance\\.visibility\\.deny: glob .* has ${GLOB_MAX_WILDCARDS + 1} wildcards, more than the ${GLOB_MAX_WILDCARDS}`,
+          ),
+        ),
+        expect.stringMatching(
+          new RegExp(
+            `^mcp_server\\.governance\\.clients\\.bot\\.allow: glob .* more than the ${GLOB_MAX_CHARS} a glob may hold`,
+          ),
+        ),
+        expect.stringMatching(
+          /^mcp_server\.governance\.clients\.bot\.deny: glob .*"\{" is not glob syntax/,
+        ),
+        expect.stringMatching(
+          /^mcp_server\.governance\.clients\.bot\.tool_limits: glob .*"\[" is not glob syntax/,
+        ),
+      ]),
+    );
+    // Fifteen wildcards are within the cap.
+    expect(
+      validator.validate({
+        ...valid,
+        visibility: { allow: ['*'], deny: [`skill://${'*a'.repeat(15)}`] },
+      }).ok,
+    ).toBe(true);
   });
 
   it('refuses what is not a section at all', () => {

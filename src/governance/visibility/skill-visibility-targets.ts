@@ -4,12 +4,14 @@ import { formatSkillUri, parseSkillUri, SKILL_FILE } from '../../resources/skill
 export interface SkillVisibilityTargets {
   /** The skill's own URI (`skill://<category>/<name>`): allow and deny apply to it. */
   skill: string;
+  /** The file the URI names, in canonical spelling; the seed URI names its SKILL.md. */
+  file: string;
   /**
-   * The file the URI names and every folder above it inside the skill, in
-   * canonical spelling: a deny rule on any of them hides the file. The seed
-   * URI names its SKILL.md.
+   * Lengths of the prefixes of `file` that name it and every folder above it
+   * inside the skill, ascending: a deny rule on any of them hides the file.
+   * The folders are prefixes of one string, so no URI is built per folder.
    */
-  inside: string[];
+  ends: number[];
 }
 
 /** Undefined for anything that is not a well-formed skill:// URI (judged as written). */
@@ -21,7 +23,17 @@ export function skillVisibilityTargets(uri: string): SkillVisibilityTargets | un
     return undefined;
   }
   const { category, name } = parsed;
-  const path = parsed.path.length === 0 ? [SKILL_FILE] : parsed.path;
-  const inside = path.map((_, i) => formatSkillUri({ category, name, path: path.slice(0, i + 1) }));
-  return { skill: formatSkillUri({ category, name, path: [] }), inside };
+  const skill = formatSkillUri({ category, name, path: [] });
+  const file = formatSkillUri({
+    category,
+    name,
+    path: parsed.path.length === 0 ? [SKILL_FILE] : parsed.path,
+  });
+  const ends: number[] = [];
+  // Encoded segments hold no `/`, so every `/` past the skill ends a folder.
+  for (let at = file.indexOf('/', skill.length + 1); at !== -1; at = file.indexOf('/', at + 1)) {
+    ends.push(at);
+  }
+  ends.push(file.length);
+  return { skill, file, ends };
 }

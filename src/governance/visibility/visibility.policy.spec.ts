@@ -124,6 +124,18 @@ describe('VisibilityPolicy', () => {
     expect(policy.isResourceVisible('skill://a/b/x/y/z.md', 'acme-bot')).toBe(false);
   });
 
+  it('judges a URI of thousands of folders against wildcard deny rules, a folder deny still reaching it', () => {
+    const deep = `skill://a/${'a/'.repeat(4000)}x`;
+    const policy = policyWith({
+      visibility: { allow: ['*'], deny: ['skill://*/*/*private*', `skill://${'*a'.repeat(15)}b`] },
+      clients: { 'no-a': { deny: [`skill://a/a/${'a/'.repeat(99)}a`] } },
+    });
+    expect(policy.isResourceVisible(deep, 'c')).toBe(true);
+    expect(policy.isResourceVisible(`${deep}/private.md`, 'c')).toBe(false);
+    // Denied through a folder a hundred levels below the skill.
+    expect(policy.isResourceVisible(deep, 'no-a')).toBe(false);
+  });
+
   it('treats the seed URI as the SKILL.md it reads', () => {
     const policy = policyWith({ visibility: { allow: ['*'], deny: ['skill://a/b/SKILL.md'] } });
     expect(policy.isResourceVisible('skill://a/b', 'c')).toBe(false);

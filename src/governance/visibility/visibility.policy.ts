@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GovernanceRules } from '../rules/governance-rules';
 import { RulesMemo } from '../rules/rules-memo';
-import { anyGlobMatches } from './glob-match';
+import { anyGlobMatches, anyGlobMatchesPrefix } from './glob-match';
 import { skillVisibilityTargets } from './skill-visibility-targets';
 
 /** Prompts are judged as `prompt:<name>`, apart from tools of the same name. */
@@ -36,8 +36,7 @@ export class VisibilityPolicy {
       const skill = skillVisibilityTargets(uri);
       if (!skill) return this.matchVisible(uri, clientId);
       return (
-        this.matchVisible(skill.skill, clientId) &&
-        !skill.inside.some((target) => this.isDenied(target, clientId))
+        this.matchVisible(skill.skill, clientId) && !this.isDenied(skill.file, clientId, skill.ends)
       );
     });
   }
@@ -67,12 +66,18 @@ export class VisibilityPolicy {
     return anyGlobMatches(allow, target) && !this.isDenied(target, clientId);
   }
 
-  private isDenied(target: string, clientId: string): boolean {
+  /** Whether a deny rule names the target, or with `ends` any of its prefixes ending there. */
+  private isDenied(
+    target: string,
+    clientId: string,
+    ends: readonly number[] = [target.length],
+  ): boolean {
     const rules = this.rules.current;
     if (!rules.enabled) return false;
     const client = this.rules.clientRules(clientId);
     return (
-      anyGlobMatches(rules.visibility.deny, target) || anyGlobMatches(client?.deny ?? [], target)
+      anyGlobMatchesPrefix(rules.visibility.deny, target, ends) ||
+      anyGlobMatchesPrefix(client?.deny ?? [], target, ends)
     );
   }
 }
