@@ -19,8 +19,8 @@ import {
   protectedResourceMetadataUrl,
 } from '../governance/identity/oauth/bearer-challenge';
 import { TokenRefused } from '../governance/identity/oauth/verified-token';
+import { ADMIN_TOKEN_ENV } from './admin.constants';
 
-export const ADMIN_TOKEN_ENV = 'MCP_SERVER_ADMIN_TOKEN';
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 /**

@@ -1,8 +1,9 @@
 import { Command } from 'commander';
-import { ConfigValidationError } from '../config/config-validation.error';
-import { loadGatewayConfigWithSource } from '../config/config.loader';
-import { summarizeConfig } from '../config/config.summary';
-import { printError, printLine } from './cli-output';
+
+/** Loaded when the command runs, so that `--help`, `--version` and other commands stay light. */
+const action = () =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('./config-validate.action') as typeof import('./config-validate.action');
 
 export function registerConfigCommands(parent: Command): void {
   const config = parent.command('config').description('Inspect configuration');
@@ -13,15 +14,5 @@ export function registerConfigCommands(parent: Command): void {
       '--config <path>',
       'config file (default config/mcp-server.yaml, or $MCP_SERVER_CONFIG)',
     )
-    .action((flags: { config?: string }) => {
-      try {
-        const { config: cfg, source } = loadGatewayConfigWithSource({ configPath: flags.config });
-        printLine(`Configuration is valid (${source ?? 'built-in defaults'})`);
-        printLine(JSON.stringify(summarizeConfig(cfg, source), null, 2));
-      } catch (err) {
-        if (!(err instanceof ConfigValidationError)) throw err;
-        printError(`Configuration is invalid:\n${err.message}`);
-        process.exitCode = 1;
-      }
-    });
+    .action((flags: { config?: string }) => action().validateConfig(flags));
 }

@@ -1,21 +1,8 @@
 import { Command } from 'commander';
-import { META_ESTIMATED_COST, META_RATE_LIMITS } from '../tools/tools.constants';
-import { loadConfigOrExit } from './cli-config';
-import { formatTable, printLine } from './cli-output';
-import { listThroughGateway } from './registry-listing';
 
-interface ListedTool {
-  name: string;
-  description?: string;
-  _meta?: Record<string, unknown>;
-}
-
-interface ListedResource {
-  uri: string;
-  name?: string;
-  description?: string;
-  size?: number;
-}
+/** Loaded when the command runs, so that `--help`, `--version` and other commands stay light. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const action = () => require('./list.actions') as typeof import('./list.actions');
 
 export function registerListCommands(parent: Command): void {
   parent
@@ -24,67 +11,12 @@ export function registerListCommands(parent: Command): void {
     .command('list')
     .description('Print the tools the gateway serves (as tools/list returns them)')
     .option('--config <path>', 'config file')
-    .action((flags: { config?: string }) => listTools(flags.config));
+    .action((flags: { config?: string }) => action().listTools(flags.config));
   parent
     .command('resources')
     .description('Inspect resources')
     .command('list')
     .description('Print the resources the gateway serves (as resources/list returns them)')
     .option('--config <path>', 'config file')
-    .action((flags: { config?: string }) => listResources(flags.config));
-}
-
-async function listTools(configPath?: string): Promise<void> {
-  const outcome = await listThroughGateway<ListedTool>(
-    loadConfigOrExit(configPath),
-    'tools/list',
-    'tools',
-  );
-  if (outcome.kind === 'unsupported')
-    return printLine('No tools: this gateway build serves no tools/list yet.');
-  printLine(
-    formatTable(
-      ['NAME', 'DESCRIPTION', 'COST', 'LIMITS'],
-      outcome.items.map((tool) => [
-        tool.name,
-        tool.description ?? '',
-        costCell(tool._meta),
-        limitsCell(tool._meta),
-      ]),
-    ),
-  );
-  printLine(`${outcome.items.length} tool(s)`);
-}
-
-/** The declared estimate in budget units, `-` for a tool that declares none. */
-function costCell(meta: Record<string, unknown> = {}): string {
-  const cost = meta[META_ESTIMATED_COST];
-  return typeof cost === 'number' ? String(cost) : '-';
-}
-
-/** The call limits the listing client has on the tool (`60/min 1000/day`). */
-function limitsCell(meta: Record<string, unknown> = {}): string {
-  const limits = (meta[META_RATE_LIMITS] ?? {}) as Record<string, unknown>;
-  const parts: string[] = [];
-  if (typeof limits.maxCallsPerMinute === 'number') parts.push(`${limits.maxCallsPerMinute}/min`);
-  if (typeof limits.maxCallsPerDay === 'number') parts.push(`${limits.maxCallsPerDay}/day`);
-  return parts.length === 0 ? '-' : parts.join(' ');
-}
-
-async function listResources(configPath?: string): Promise<void> {
-  const outcome = await listThroughGateway<ListedResource>(
-    loadConfigOrExit(configPath),
-    'resources/list',
-    'resources',
-  );
-  if (outcome.kind === 'unsupported') {
-    return printLine('No resources: this gateway build serves no resources/list yet.');
-  }
-  printLine(
-    formatTable(
-      ['URI', 'NAME', 'DESCRIPTION', 'SIZE'],
-      outcome.items.map((r) => [r.uri, r.name ?? '', r.description ?? '', String(r.size ?? '-')]),
-    ),
-  );
-  printLine(`${outcome.items.length} resource(s)`);
+    .action((flags: { config?: string }) => action().listResources(flags.config));
 }

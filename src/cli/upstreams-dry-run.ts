@@ -1,13 +1,12 @@
 import { GatewayConfig } from '../config/gateway-config';
-import { ADMIN_TOKEN_ENV } from '../admin/admin-token.guard';
+import { ADMIN_TOKEN_ENV } from '../admin/admin.constants';
 import { changedMaskedFields, diffHashes, FieldChange, hashesOf } from '../upstreams/registry-diff';
 import { masked } from '../upstreams/upstream-record.masking';
 import { UpstreamRegistry } from '../upstreams/upstream-registry';
 import { STORED_FILE_PREFIX } from '../upstreams/upstream-records.postgres-store';
+import { ADMIN_URL_ENV } from './cli.constants';
 import { printError, printLine } from './cli-output';
 
-/** Where the running gateway's admin API is, when neither --url nor the config says otherwise. */
-export const ADMIN_URL_ENV = 'MCP_SERVER_ADMIN_URL';
 /** The most a dry run waits for the running gateway. */
 const REMOTE_TIMEOUT_MS = 10_000;
 

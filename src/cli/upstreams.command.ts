@@ -1,34 +1,12 @@
 import { Command } from 'commander';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { Logger } from '@nestjs/common';
-import { ADMIN_TOKEN_ENV } from '../admin/admin-token.guard';
-import { GatewayConfig } from '../config/gateway-config';
-import { GatewayLogger } from '../logging/gateway-logger';
-import { PROBE_TIMEOUT_MS, probeUpstream } from '../upstreams/upstream.probe';
-import { scanRegistry } from '../upstreams/registry.scanner';
-import { masked } from '../upstreams/upstream-record.masking';
-import { UpstreamRegistry } from '../upstreams/upstream-registry';
-import { loadConfigOrExit } from './cli-config';
-import { formatTable, printError, printLine } from './cli-output';
-import { ADMIN_URL_ENV, printDryRun } from './upstreams-dry-run';
+import { ADMIN_TOKEN_ENV } from '../admin/admin.constants';
+import { PROBE_TIMEOUT_MS } from '../upstreams/upstream-connection.constants';
+import { ADMIN_URL_ENV } from './cli.constants';
+import type { ListFlags, TestFlags, ValidateFlags } from './upstreams.actions';
 
-interface ListFlags {
-  config?: string;
-  json?: boolean;
-}
-
-interface ValidateFlags {
-  config?: string;
-  dir?: string;
-  dryRun?: boolean;
-  url?: string;
-}
-
-interface TestFlags {
-  config?: string;
-  timeout?: string;
-}
+/** Loaded when the command runs, so that `--help`, `--version` and other commands stay light. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const action = () => require('./upstreams.actions') as typeof import('./upstreams.actions');
 
 /** `upstreams list | validate [--dry-run] | test <id>`: the registry as the gateway would load it, without starting it. */
 export function registerUpstreamsCommands(parent: Command): void {
@@ -40,7 +18,7 @@ export function registerUpstreamsCommands(parent: Command): void {
     .description('Print the upstream servers the registry loads, and the files it rejects')
     .option('--config <path>', 'config file')
     .option('--json', 'print the registry as JSON (secrets masked)')
-    .action((flags: ListFlags) => listUpstreams(flags));
+    .action((flags: ListFlags) => action().listUpstreams(flags));
   upstreams
     .command('validate')
     .description('Check every registry file; exit 1 if any does not load')
@@ -54,122 +32,11 @@ export function registerUpstreamsCommands(parent: Command): void {
       '--url <url>',
       `the running gateway's base URL (default: ${ADMIN_URL_ENV} or the config's http address)`,
     )
-    .action((flags: ValidateFlags) => validateUpstreams(flags));
+    .action((flags: ValidateFlags) => action().validateUpstreams(flags));
   upstreams
     .command('test <server_id>')
     .description('Connect to one upstream as the gateway would and print its tools/list summary')
     .option('--config <path>', 'config file')
     .option('--timeout <ms>', 'give up after this long', String(PROBE_TIMEOUT_MS))
-    .action((serverId: string, flags: TestFlags) => testUpstream(serverId, flags));
-}
-
-function listUpstreams(flags: ListFlags): void {
-  const config = loadConfigOrExit(flags.config);
-  const registry = scan(config, config.upstreams.registry_dir);
-  if (flags.json) {
-    printLine(JSON.stringify({ ...registry, servers: registry.servers.map(masked) }, null, 2));
-    return;
-  }
-  const loadedRows = registry.servers.map((server) => [
-    server.server_id,
-    server.transport,
-    server.tool_namespace,
-    String(server.allowed_tools.length),
-    server.required ? 'yes' : 'no',
-    server.file,
-    'loaded',
-  ]);
-  const rejectedRows = registry.rejected.map((rejected) => [
-    rejected.serverId ?? '-',
-    '-',
-    '-',
-    '-',
-    '-',
-    rejected.file,
-    `rejected: ${rejected.reason}`,
-  ]);
-  printLine(
-    formatTable(
-      ['SERVER', 'TRANSPORT', 'NAMESPACE', 'ALLOWED', 'REQUIRED', 'FILE', 'STATUS'],
-      [...loadedRows, ...rejectedRows],
-      100,
-    ),
-  );
-  for (const warning of registry.warnings) printLine(`warning: ${warning}`);
-  printLine(summary(registry));
-}
-
-async function validateUpstreams(flags: ValidateFlags): Promise<void> {
-  const config = loadConfigOrExit(flags.config);
-  const dir = flags.dir === undefined ? config.upstreams.registry_dir : path.resolve(flags.dir);
-  // A directory named on the command line was meant to exist; the configured one may be absent.
-  if (flags.dir !== undefined && !fs.existsSync(dir)) {
-    printError(`${dir}: does not exist`);
-    process.exitCode = 1;
-    return;
-  }
-  if (!fs.existsSync(dir)) printLine(`No registry directory at ${dir}: no upstreams.`);
-  const registry = scan(config, dir);
-  for (const rejected of registry.rejected) {
-    for (const problem of rejected.problems) printError(`${rejected.file}: ${problem}`);
-  }
-  for (const warning of registry.warnings) printError(`warning: ${warning}`);
-  printLine(summary(registry));
-  if (registry.rejected.length > 0) process.exitCode = 1;
-  if (!flags.dryRun) return;
-  const configured = () => scan(config, config.upstreams.registry_dir);
-  // Exit 2: the files may be fine, but the comparison could not be made.
-  if (!(await printDryRun(config, registry, configured, flags.url))) process.exitCode = 2;
-}
-
-async function testUpstream(serverId: string, flags: TestFlags): Promise<void> {
-  const config = loadConfigOrExit(flags.config);
-  const timeout = Number(flags.timeout);
-  if (!Number.isInteger(timeout) || timeout < 100 || timeout > 600_000) {
-    printError('--timeout: must be an integer from 100 to 600000 (milliseconds)');
-    process.exitCode = 1;
-    return;
-  }
-  // Connection logs go to stderr, as the gateway's would; stdout is the summary.
-  Logger.overrideLogger(new GatewayLogger({ level: 'warn', format: config.logging.format }));
-  const registry = scan(config, config.upstreams.registry_dir);
-  const record = registry.servers.find((server) => server.server_id === serverId);
-  if (!record) {
-    const rejected = registry.rejected.find((file) => file.serverId === serverId);
-    printError(
-      rejected
-        ? `${serverId}: not loaded: ${rejected.file}: ${rejected.reason}`
-        : `${serverId}: no such server in ${registry.dir}`,
-    );
-    process.exitCode = 1;
-    return;
-  }
-  const result = await probeUpstream(record, timeout);
-  if (!result.ok) {
-    printError(`${serverId}: failed after ${result.duration_ms} ms: ${result.error}`);
-    process.exitCode = 1;
-    return;
-  }
-  printLine(
-    `${serverId}: answered in ${result.duration_ms} ms; ${result.tools} tool(s), ${result.allowed} exposed by allowed_tools/denied_tools`,
-  );
-  const names = result.tool_names ?? [];
-  printLine(
-    formatTable(
-      ['TOOL', 'EXPOSED'],
-      names.map((t) => [t.name, t.exposed ? 'yes' : 'no']),
-    ),
-  );
-  if (names.length < (result.tools ?? 0)) printLine(`(first ${names.length} shown)`);
-}
-
-function scan(config: GatewayConfig, dir: string): UpstreamRegistry {
-  return scanRegistry(dir, process.env, { strict: config.upstreams.strict });
-}
-
-function summary(registry: UpstreamRegistry): string {
-  return (
-    `${registry.servers.length} server(s) loaded, ${registry.rejected.length} rejected, ` +
-    `${registry.warnings.length} warning(s); revision ${registry.revision} (${registry.dir})`
-  );
+    .action((serverId: string, flags: TestFlags) => action().testUpstream(serverId, flags));
 }

@@ -19,3 +19,6 @@ export const MAX_STDERR_LINE_CHARS = 1_024;
 
 /** How long close() waits for a stdio child the SDK has already sent SIGKILL to. */
 export const CHILD_EXIT_WAIT_MS = 1_000;
+
+/** The longest a probe may take, connect and tools/list together. */
+export const PROBE_TIMEOUT_MS = 20_000;

@@ -1,10 +1,9 @@
 import { errorChain } from './error-chain';
+import { PROBE_TIMEOUT_MS } from './upstream-connection.constants';
 import { UpstreamConnection } from './upstream.connection';
 import type { UpstreamRecord } from './upstream-record';
 import { isToolExposed } from './upstream-tool.policy';
 
-/** The longest a probe may take, connect and tools/list together. */
-export const PROBE_TIMEOUT_MS = 20_000;
 /** How many tool names a probe reports (an upstream may list thousands). */
 export const PROBE_MAX_TOOL_NAMES = 200;
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADMIN_TOKEN_ENV } from '../../src/admin/admin-token.guard';
+import { ADMIN_TOKEN_ENV } from '../../src/admin/admin.constants';
 import { CONFIG_PATH_ENV } from '../../src/config/config-env.reader';
 import { loadGatewayConfig } from '../../src/config/config.loader';
 import { GatewayConfig } from '../../src/config/gateway-config';

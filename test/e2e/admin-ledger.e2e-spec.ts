@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { ADMIN_TOKEN_ENV } from '../../src/admin/admin-token.guard';
+import { ADMIN_TOKEN_ENV } from '../../src/admin/admin.constants';
 import { LedgerRow } from '../../src/ledger/ledger-row';
 import { LEDGER_STORE, LedgerStore } from '../../src/ledger/ledger-store';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';

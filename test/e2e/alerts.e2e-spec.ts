@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ADMIN_TOKEN_ENV } from '../../src/admin/admin-token.guard';
+import { ADMIN_TOKEN_ENV } from '../../src/admin/admin.constants';
 import { scrapeMetric } from '../support/gateway-metrics';
 import { governanceRulesApi } from '../support/governance-rules-api';
 import { writeConfig } from '../support/governed-clients';

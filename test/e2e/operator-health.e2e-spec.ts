@@ -3,7 +3,7 @@ import { createServer, Server, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ADMIN_TOKEN_ENV } from '../../src/admin/admin-token.guard';
+import { ADMIN_TOKEN_ENV } from '../../src/admin/admin.constants';
 import { DeepPartial } from '../../src/config/config.loader';
 import { GatewayConfig } from '../../src/config/gateway-config';
 import {

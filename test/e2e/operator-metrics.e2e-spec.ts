@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Client } from 'pg';
-import { ADMIN_TOKEN_ENV } from '../../src/admin/admin-token.guard';
+import { ADMIN_TOKEN_ENV } from '../../src/admin/admin.constants';
 import { DeepPartial } from '../../src/config/config.loader';
 import { GatewayConfig } from '../../src/config/gateway-config';
 import { COSTLY_ESTIMATE } from '../fixtures/governance-fixture.capability';

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { ADMIN_TOKEN_ENV } from '../../src/admin/admin-token.guard';
+import { ADMIN_TOKEN_ENV } from '../../src/admin/admin.constants';
 import { ErrorCode } from '../../src/errors/error-code';
 import { DeepPartial } from '../../src/config/config.loader';
 import { GatewayConfig } from '../../src/config/gateway-config';

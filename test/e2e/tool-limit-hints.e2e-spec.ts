@@ -4,7 +4,7 @@
  * own) under the rules in force, so an admin rules change shows up in the
  * next tools/list, and no client sees another's numbers.
  */
-import { ADMIN_TOKEN_ENV } from '../../src/admin/admin-token.guard';
+import { ADMIN_TOKEN_ENV } from '../../src/admin/admin.constants';
 import { LIMITED_PER_MINUTE } from '../fixtures/governance-fixture.capability';
 import { governanceRulesApi } from '../support/governance-rules-api';
 import { HttpClient, Json } from '../support/governed-clients';

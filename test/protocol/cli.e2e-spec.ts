@@ -34,9 +34,22 @@ function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
  */
 let workDir: string;
 
-function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+const LOADED_MARK = '\nLOADED MODULES ';
+/** Runs the CLI as `node -e` so that, on exit, the files it loaded are printed to stderr. */
+const LOADED_MODULES_PRELUDE = [
+  '-e',
+  `process.argv.splice(1, 0, ${JSON.stringify(CLI_ENTRY)});` +
+    `process.on('exit', () => process.stderr.write(${JSON.stringify(LOADED_MARK)} + JSON.stringify(Object.keys(require.cache))));` +
+    `require(${JSON.stringify(CLI_ENTRY)});`,
+];
+
+function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  entry: string[] = [CLI_ENTRY],
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+    const child = spawn(process.execPath, [...entry, ...args], {
       cwd: workDir,
       env: cliEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -143,6 +156,22 @@ describe('owlclaw mcp-server CLI', () => {
     expect(ran.serverHelp.code).toBe(0);
     for (const command of ['start', 'config', 'tools', 'resources']) {
       expect(ran.serverHelp.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
+    }
+  });
+
+  it('--version and --help load only the command line, not Nest or the gateway', async () => {
+    for (const args of [['--version'], ['--help'], ['mcp-server', 'upstreams', '--help']]) {
+      const { code, stderr } = await runCli(['--', ...args], {}, LOADED_MODULES_PRELUDE);
+      expect(code).toBe(0);
+      const loaded = JSON.parse(
+        stderr.slice(stderr.lastIndexOf(LOADED_MARK) + LOADED_MARK.length),
+      ) as string[];
+      expect(loaded.some((file) => file.endsWith('cli/main.js'))).toBe(true);
+      expect(
+        loaded.filter((file) =>
+          /[\\/](@nestjs|@modelcontextprotocol)[\\/]|app\.module\.js$/.test(file),
+        ),
+      ).toEqual([]);
     }
   });
 
