@@ -47,6 +47,7 @@ import { NO_UPSTREAM_METRICS, UpstreamMetricsSink } from './upstream-metrics.sin
 import { measureToolOutput, truncateToolOutput } from './upstream-output.truncator';
 import type { UpstreamRecord } from './upstream-record';
 import { UpstreamRestartSupervisor } from './upstream-restart.supervisor';
+import { UpstreamSecretScrubber } from './upstream-secret.scrubber';
 import type { UpstreamStatus } from './upstream-state';
 import { UpstreamTaskCall } from './upstream-task.call';
 import { TracedUpstreamClient } from './traced-upstream.client';
@@ -92,6 +93,8 @@ export class UpstreamConnection {
   private readonly supervisor: UpstreamRestartSupervisor;
   private readonly idle: IdleReclaimTimer;
   private readonly tracer: RequestTracer;
+  /** Every failure leaves this connection through it: SDK and fetch errors may quote the record's secrets. */
+  private readonly scrubber: UpstreamSecretScrubber;
   private readonly traceparent = () => this.tracer.outgoingTraceparent();
   private client?: Client;
   private transport?: Transport;
@@ -111,6 +114,7 @@ export class UpstreamConnection {
   ) {
     const serverId = record.server_id;
     this.logger = new Logger(`Upstream ${serverId}`);
+    this.scrubber = new UpstreamSecretScrubber(record);
     this.semaphore = new UpstreamCallSemaphore(record.budgets.max_concurrency);
     this.children = deps.children ?? new ChildSlots(Number.POSITIVE_INFINITY);
     this.metrics = deps.metrics ?? NO_UPSTREAM_METRICS;
@@ -191,7 +195,12 @@ export class UpstreamConnection {
       this.spanAttributes(operation),
       () =>
         this.withSession((client) => send(client, options)).catch((error: unknown) => {
-          throw upstreamCallError(this.record.server_id, operation, error, signal);
+          throw upstreamCallError(
+            this.record.server_id,
+            operation,
+            this.scrubber.error(error),
+            signal,
+          );
         }),
     );
   }
@@ -204,7 +213,8 @@ export class UpstreamConnection {
       this.lastSuccessAt = new Date().toISOString();
       return tools;
     } catch (error) {
-      throw this.noted(upstreamCallError(this.record.server_id, 'tools/list', error));
+      const clean = this.scrubber.error(error);
+      throw this.noted(upstreamCallError(this.record.server_id, 'tools/list', clean));
     } finally {
       this.idle.free();
     }
@@ -259,7 +269,7 @@ export class UpstreamConnection {
       return truncateToolOutput(result, max_tool_output_bytes, size);
     } catch (error) {
       abandoned = callAbandoned(error, options.signal);
-      const mapped = upstreamCallError(serverId, name, error, options.signal);
+      const mapped = upstreamCallError(serverId, name, this.scrubber.error(error), options.signal);
       outcome = callOutcome(mapped);
       throw this.noted(mapped);
     } finally {
@@ -343,12 +353,17 @@ export class UpstreamConnection {
     try {
       transport = createUpstreamTransport(
         this.record,
-        (line) => this.logger.debug({ msg: 'upstream stderr', server_id: serverId, line }),
+        (line) =>
+          this.logger.debug({
+            msg: 'upstream stderr',
+            server_id: serverId,
+            line: this.scrubber.text(line),
+          }),
         this.traceparent,
       );
     } catch (error) {
       if (stdio) this.children.release();
-      throw error;
+      throw this.scrubber.error(error);
     }
     const client = new TracedUpstreamClient(
       { name: 'owlclaw-gateway', version: GATEWAY_VERSION },
@@ -366,10 +381,11 @@ export class UpstreamConnection {
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     } catch (error) {
+      const clean = this.scrubber.error(error);
       await this.disconnect(client, transport);
       this.metrics.connectAttempt(serverId, 'failure');
-      this.supervisor.failed(errorChain(error), { restart: stdio && !this.closed });
-      throw this.noted(upstreamUnavailable(serverId, error));
+      this.supervisor.failed(errorChain(clean), { restart: stdio && !this.closed });
+      throw this.noted(upstreamUnavailable(serverId, clean));
     }
     this.client = client;
     this.lastRequestError = undefined;
