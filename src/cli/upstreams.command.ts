@@ -8,6 +8,7 @@ import { GatewayLogger } from '../logging/gateway-logger';
 import { PROBE_TIMEOUT_MS, probeUpstream } from '../upstreams/upstream.probe';
 import { scanRegistry } from '../upstreams/registry.scanner';
 import { masked } from '../upstreams/upstream-record.masking';
+import { secretFilePolicy } from '../upstreams/secret-file.reader';
 import { UpstreamRegistry } from '../upstreams/upstream-registry';
 import { loadConfigOrExit } from './cli-config';
 import { formatTable, printError, printLine } from './cli-output';
@@ -164,7 +165,10 @@ async function testUpstream(serverId: string, flags: TestFlags): Promise<void> {
 }
 
 function scan(config: GatewayConfig, dir: string): UpstreamRegistry {
-  return scanRegistry(dir, process.env, { strict: config.upstreams.strict });
+  return scanRegistry(dir, process.env, {
+    strict: config.upstreams.strict,
+    secretFiles: secretFilePolicy(dir, config.upstreams),
+  });
 }
 
 function summary(registry: UpstreamRegistry): string {
