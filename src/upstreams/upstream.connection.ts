@@ -48,6 +48,7 @@ import { measureToolOutput, truncateToolOutput } from './upstream-output.truncat
 import type { UpstreamRecord } from './upstream-record';
 import { UpstreamRestartSupervisor } from './upstream-restart.supervisor';
 import { UpstreamSecretScrubber } from './upstream-secret.scrubber';
+import { UpstreamProgressRelay } from './upstream-progress.relay';
 import type { UpstreamStatus } from './upstream-state';
 import { UpstreamTaskCall } from './upstream-task.call';
 import { TracedUpstreamClient } from './traced-upstream.client';
@@ -75,7 +76,12 @@ export interface UpstreamConnectionDeps {
   metrics?: UpstreamMetricsSink;
   /** Each call is a CLIENT span of the gateway request it serves, whose traceparent it carries. */
   tracer?: RequestTracer;
+  /** `upstreams.progress_interval_ms`: the least time between two progress reports relayed for one call. */
+  progressIntervalMs?: number;
 }
+
+/** The default of `upstreams.progress_interval_ms`. */
+export const DEFAULT_PROGRESS_INTERVAL_MS = 100;
 
 /**
  * One SDK `Client` for one upstream record: connects on first use, enforces the
@@ -93,6 +99,7 @@ export class UpstreamConnection {
   private readonly supervisor: UpstreamRestartSupervisor;
   private readonly idle: IdleReclaimTimer;
   private readonly tracer: RequestTracer;
+  private readonly progressIntervalMs: number;
   /** Every failure leaves this connection through it: SDK and fetch errors may quote the record's secrets. */
   private readonly scrubber: UpstreamSecretScrubber;
   private readonly traceparent = () => this.tracer.outgoingTraceparent();
@@ -119,6 +126,7 @@ export class UpstreamConnection {
     this.children = deps.children ?? new ChildSlots(Number.POSITIVE_INFINITY);
     this.metrics = deps.metrics ?? NO_UPSTREAM_METRICS;
     this.tracer = deps.tracer ?? new UntracedRequestTracer();
+    this.progressIntervalMs = deps.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
     this.supervisor = new UpstreamRestartSupervisor(
       serverId,
       deps.restart ?? DEFAULT_RESTART_POLICY,
@@ -259,9 +267,14 @@ export class UpstreamConnection {
       throw this.noted(busy);
     }
     const end = this.relayCalls.begin(options.caller);
+    // An upstream may report progress thousands of times a call: the client gets the latest, paced.
+    const progress = options.onprogress
+      ? new UpstreamProgressRelay(options.onprogress, this.progressIntervalMs)
+      : undefined;
     let abandoned = false;
     try {
-      const result = await this.send(name, args, options);
+      const result = await this.send(name, args, { ...options, onprogress: progress?.report });
+      progress?.flush();
       const size = measureToolOutput(result);
       this.metrics.outputBytes(serverId, size.contentBytes + size.structuredBytes);
       if (result.isError === true) outcome = 'tool_error';
@@ -273,6 +286,7 @@ export class UpstreamConnection {
       outcome = callOutcome(mapped);
       throw this.noted(mapped);
     } finally {
+      progress?.stop();
       end(abandoned);
       release();
       this.idle.free();
