@@ -313,7 +313,7 @@ export class UpstreamConnection {
         serverId,
         { name, arguments: args },
         { idleMs: timeout, totalMs: maxTotalTimeout },
-        options,
+        { ...options, scrub: (error) => this.scrubber.error(error) },
         this.logger,
       );
       return call.run((request) => this.withSession(request));
