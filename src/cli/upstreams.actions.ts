@@ -6,6 +6,7 @@ import { GatewayLogger } from '../logging/gateway-logger';
 import { probeUpstream } from '../upstreams/upstream.probe';
 import { scanRegistry } from '../upstreams/registry.scanner';
 import { masked } from '../upstreams/upstream-record.masking';
+import { secretFilePolicy } from '../upstreams/secret-file.reader';
 import { UpstreamRegistry } from '../upstreams/upstream-registry';
 import { loadConfigOrExit } from './cli-config';
 import { formatTable, printError, printLine } from './cli-output';
@@ -132,7 +133,10 @@ export async function testUpstream(serverId: string, flags: TestFlags): Promise<
 }
 
 function scan(config: GatewayConfig, dir: string): UpstreamRegistry {
-  return scanRegistry(dir, process.env, { strict: config.upstreams.strict });
+  return scanRegistry(dir, process.env, {
+    strict: config.upstreams.strict,
+    secretFiles: secretFilePolicy(dir, config.upstreams),
+  });
 }
 
 function summary(registry: UpstreamRegistry): string {

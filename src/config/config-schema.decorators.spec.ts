@@ -39,6 +39,7 @@ describe('config schema definitions', () => {
       'resources.skills_dir:installation',
       'capabilities.modules:cwd',
       'upstreams.registry_dir:installation',
+      'upstreams.secret_dirs:cwd',
       'tasks.sqlite_path:state',
       'ledger.sqlite_path:state',
     ]);

@@ -189,6 +189,27 @@ class UpstreamsSchema {
   @Min(1)
   @IsInt()
   restart_window_seconds!: number;
+
+  /** Directories an upstream's `file:` secret may live in (links followed); empty: derived (secret-file.reader.ts). */
+  @ConfigPath('cwd')
+  @Default([])
+  @IsNotEmpty({ each: true })
+  @IsString({ each: true })
+  @IsArray()
+  secret_dirs!: string[];
+
+  @Default(65_536)
+  @Max(1_048_576)
+  @Min(1)
+  @IsInt()
+  secret_max_bytes!: number;
+
+  /** An upstream's progress reaches the client at most this often; reports between are folded into the latest. */
+  @Default(100)
+  @Max(60_000)
+  @Min(10)
+  @IsInt()
+  progress_interval_ms!: number;
 }
 
 // Logs always go to stderr: in stdio mode stdout is the protocol channel.

@@ -6,6 +6,8 @@ export interface BoundedReadOptions {
   maxBytes: number;
   /** When false, a symbolic link at the path itself is refused (O_NOFOLLOW). */
   followSymlinks: boolean;
+  /** The config key of `maxBytes`, named when a file is refused for its size. */
+  limit?: string;
 }
 
 /**
@@ -48,7 +50,10 @@ export function readBoundedFile(file: string, options: BoundedReadOptions): Boun
 }
 
 function tooBig(options: BoundedReadOptions): string {
-  return `is larger than the limit of ${options.maxBytes} bytes (${options.maxBytes / 1024} KiB)`;
+  const size = `${options.maxBytes} bytes (${options.maxBytes / 1024} KiB)`;
+  return options.limit === undefined
+    ? `is larger than the limit of ${size}`
+    : `is larger than ${options.limit}: ${size}`;
 }
 
 function openProblem(err: NodeJS.ErrnoException): string {

@@ -6,6 +6,7 @@ import { validateUpstreamFile } from './upstream-file.validator';
 import { UpstreamRecord } from './upstream-record';
 import { resolveUpstreamRecord } from './upstream-record.resolver';
 import { RejectedFile, rejectedFile } from './upstream-registry';
+import type { SecretFilePolicy } from './secret-file.reader';
 import { REGISTRY_LIMITS } from './upstream-registry.limits';
 
 export interface LoadFileOptions {
@@ -13,6 +14,8 @@ export interface LoadFileOptions {
   env: NodeJS.ProcessEnv;
   /** Unknown keys reject the file (true) or are warnings (false). */
   strict: boolean;
+  /** Where `file:` secrets may be read (`upstreams.secret_dirs`); derived from `dir` when absent. */
+  secretFiles?: SecretFilePolicy;
 }
 
 export type FileOutcome =

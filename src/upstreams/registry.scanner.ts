@@ -1,6 +1,7 @@
 import { listRegistryDir } from './registry-dir.lister';
 import { FileOutcome, loadRegistryBytes, loadRegistryFile } from './registry-file.loader';
 import { registryRevision } from './registry-revision';
+import type { SecretFilePolicy } from './secret-file.reader';
 import { UpstreamRecord } from './upstream-record';
 import { RejectedFile, rejectedFile, UpstreamRegistry } from './upstream-registry';
 
@@ -13,6 +14,8 @@ export interface ScanOptions {
    * loaded after the directory's files, so they win a server_id over a file.
    */
   stored?: readonly StoredRegistryFile[];
+  /** Where `file:` secrets may be read (`upstreams.secret_dirs`); derived from `dir` when absent. */
+  secretFiles?: SecretFilePolicy;
 }
 
 /** A registry file body kept somewhere else than the directory; `name` gives its format. */
@@ -36,7 +39,7 @@ export function scanRegistry(
   const rejected: RejectedFile[] = [...listing.rejected];
   const warnings: string[] = [...listing.warnings];
   const loaded: UpstreamRecord[] = [];
-  const loadOptions = { dir, env, strict: options.strict };
+  const loadOptions = { dir, env, strict: options.strict, secretFiles: options.secretFiles };
   const outcomes: FileOutcome[] = listing.files.map((name) => loadRegistryFile(name, loadOptions));
   for (const file of options.stored ?? []) {
     outcomes.push(loadRegistryBytes(file.name, file.bytes, loadOptions));

@@ -71,7 +71,7 @@ describe('masked', () => {
     }
     const remote = registry.servers.map(masked).find((s) => s.server_id === 'remote');
     expect(remote?.http).toEqual({
-      url: `https://${MASK}:${MASK}@mcp.example.com/mcp?key=${MASK}#${MASK}`,
+      url: `https://mcp.example.com/mcp?key=${MASK}#${MASK}`,
       headers: { 'X-Api-Key': MASK },
       auth_ref: 'env:AUTH_TOKEN',
       auth_secret: MASK,

@@ -4,10 +4,10 @@ import { UpstreamRecord } from './upstream-record';
 export const MASK = '***';
 
 /**
- * The record as the CLI, logs and (later) the admin API may show it: env and
- * header values, URL credentials, query values and fragment, and the resolved
- * `auth_ref` and `oauth.client_secret_ref` secrets are replaced by MASK; names and
- * references stay readable.
+ * The record as the CLI, logs, health and the admin API show it: env and
+ * header values, query values and fragment, and the resolved `auth_ref` and
+ * `oauth.client_secret_ref` secrets are replaced by MASK, URL user
+ * information is dropped; names and references stay readable.
  */
 export function masked(record: UpstreamRecord): UpstreamRecord {
   const copy = structuredClone(record);
@@ -25,7 +25,10 @@ function maskValues(values: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.keys(values).map((key) => [key, MASK]));
 }
 
-/** Keeps scheme, host and path (where an operator looks for mistakes); hides what carries tokens. */
+/**
+ * Keeps scheme, host, path and query keys (where an operator looks for
+ * mistakes); drops the user information and hides what carries tokens.
+ */
 export function maskedUrl(raw: string): string {
   let url: URL;
   try {
@@ -33,8 +36,8 @@ export function maskedUrl(raw: string): string {
   } catch {
     return MASK;
   }
-  if (url.username !== '') url.username = MASK;
-  if (url.password !== '') url.password = MASK;
+  url.username = '';
+  url.password = '';
   for (const key of new Set(url.searchParams.keys())) url.searchParams.set(key, MASK);
   if (url.hash !== '') url.hash = MASK;
   return url.toString();

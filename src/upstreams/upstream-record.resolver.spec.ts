@@ -82,7 +82,7 @@ describe('references in registry values', () => {
     const registry = scanOne(text, { GH_URL: 'file:///etc/passwd', TEAM: 'a\r\nX-Evil: 1' });
     expect(registry.rejected[0].problems).toEqual([
       'http.url: must be an http:// or https:// URL once references are resolved',
-      'http.headers.X-Team: must not contain line breaks or NUL characters',
+      'http.headers.X-Team: is not a valid HTTP header value: the character at index 1 is not allowed (line breaks, control characters and characters above U+00FF are refused)',
     ]);
   });
 

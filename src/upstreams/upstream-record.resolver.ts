@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { REFERENCE_FORMS, resolveEnvReferences } from './env-reference';
-import { readSecretFile } from './secret-file.reader';
+import { headerValueProblem } from './header-value.check';
+import { readUpstreamSecretFile, SecretFilePolicy, secretFilePolicy } from './secret-file.reader';
 import { HttpBlockSchema, HttpOAuthSchema, StdioBlockSchema } from './upstream-blocks.schema';
 import { UpstreamFileSchema } from './upstream-file.schema';
 import { HttpEndpoint, StdioLaunch, UpstreamOAuthClient, UpstreamRecord } from './upstream-record';
@@ -10,6 +11,8 @@ export interface ResolveContext {
   /** The registry directory: relative `cwd` and `file:` secrets resolve against it. */
   dir: string;
   env: NodeJS.ProcessEnv;
+  /** Where `file:` secrets may be read; derived from `dir` when absent. */
+  secretFiles?: SecretFilePolicy;
 }
 
 export type RecordResolution =
@@ -103,9 +106,8 @@ function resolveHttp(http: HttpBlockSchema, ctx: ResolveContext, problems: strin
     const value = resolveValue(`http.headers.${name}`, written, ctx.env, problems);
     if (value === undefined) continue;
     // A line break in a header value would let a variable inject headers of its own.
-    if (/[\r\n\0]/.test(value)) {
-      problems.push(`http.headers.${name}: must not contain line breaks or NUL characters`);
-    }
+    const problem = headerValueProblem(value);
+    if (problem !== undefined) problems.push(`http.headers.${name}: ${problem}`);
     headers[name] = value;
   }
   const endpoint: HttpEndpoint = { url: url ?? '', headers };
@@ -118,7 +120,9 @@ function resolveHttp(http: HttpBlockSchema, ctx: ResolveContext, problems: strin
     }
     const secret = resolveSecretRef('http.auth_ref', http.auth_ref, ctx, problems);
     endpoint.auth_ref = http.auth_ref;
-    if (secret !== undefined) endpoint.auth_secret = secret;
+    const problem = secret === undefined ? undefined : headerValueProblem(secret);
+    if (problem !== undefined) problems.push(`http.auth_ref: the secret ${problem}`);
+    else if (secret !== undefined) endpoint.auth_secret = secret;
   }
   if (http.oauth != null) {
     // Each of these would send a second Authorization header beside the OAuth access token.
@@ -196,7 +200,7 @@ function resolveSecretRef(
     return value;
   }
   const file = path.resolve(ctx.dir, ref.slice('file:'.length));
-  const read = readSecretFile(file);
+  const read = readUpstreamSecretFile(file, ctx.secretFiles ?? secretFilePolicy(ctx.dir));
   if (!read.ok) {
     problems.push(`${key}: ${read.problem}`);
     return undefined;

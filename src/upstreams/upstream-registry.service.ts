@@ -11,6 +11,7 @@ import { GATEWAY_CONFIG } from '../config/config.constants';
 import { GatewayConfig } from '../config/gateway-config';
 import { errorChain } from './error-chain';
 import { diffRecords, recordHash, RegistryDiff } from './registry-diff';
+import { SecretFilePolicy, secretFilePolicy } from './secret-file.reader';
 import { scanRegistry, StoredRegistryFile } from './registry.scanner';
 import { RegistryDirStore } from './registry-dir.store';
 import { UpstreamRegistry } from './upstream-registry';
@@ -65,6 +66,11 @@ export class UpstreamRegistryService implements OnModuleInit, OnApplicationShutd
 
   get dir(): string {
     return path.resolve(this.config.upstreams.registry_dir);
+  }
+
+  /** Where `file:` secrets may be read (`upstreams.secret_dirs`, `upstreams.secret_max_bytes`). */
+  get secretFiles(): SecretFilePolicy {
+    return secretFilePolicy(this.dir, this.config.upstreams);
   }
 
   get recordStore(): UpstreamRecordStore {
@@ -174,7 +180,11 @@ export class UpstreamRegistryService implements OnModuleInit, OnApplicationShutd
   }
 
   private scan(stored: readonly StoredRegistryFile[]): UpstreamRegistry {
-    return scanRegistry(this.dir, process.env, { strict: this.config.upstreams.strict, stored });
+    return scanRegistry(this.dir, process.env, {
+      strict: this.config.upstreams.strict,
+      stored,
+      secretFiles: this.secretFiles,
+    });
   }
 
   private markDegraded(trigger: RegistryTrigger, reason: string): UpstreamRegistry {

@@ -28,6 +28,8 @@ export interface UpstreamTaskBudget {
 export interface UpstreamTaskCallOptions {
   signal?: AbortSignal;
   onprogress?: (progress: Progress) => void;
+  /** Rewrites an upstream's error before it is logged (the record's secrets read as ***). */
+  scrub?: (error: unknown) => unknown;
 }
 
 /** Runs one request on the connection's session (re-initialized once if the upstream forgot it). */
@@ -173,7 +175,8 @@ export class UpstreamTaskCall {
       });
       this.logger.debug({ msg: 'upstream task cancelled', ...log });
     } catch (error) {
-      this.logger.warn({ msg: 'upstream task not cancelled', ...log, error: errorChain(error) });
+      const clean = this.options.scrub ? this.options.scrub(error) : error;
+      this.logger.warn({ msg: 'upstream task not cancelled', ...log, error: errorChain(clean) });
     }
   }
 }

@@ -47,6 +47,8 @@ import { NO_UPSTREAM_METRICS, UpstreamMetricsSink } from './upstream-metrics.sin
 import { measureToolOutput, truncateToolOutput } from './upstream-output.truncator';
 import type { UpstreamRecord } from './upstream-record';
 import { UpstreamRestartSupervisor } from './upstream-restart.supervisor';
+import { UpstreamSecretScrubber } from './upstream-secret.scrubber';
+import { UpstreamProgressRelay } from './upstream-progress.relay';
 import type { UpstreamStatus } from './upstream-state';
 import { UpstreamTaskCall } from './upstream-task.call';
 import { TracedUpstreamClient } from './traced-upstream.client';
@@ -74,7 +76,12 @@ export interface UpstreamConnectionDeps {
   metrics?: UpstreamMetricsSink;
   /** Each call is a CLIENT span of the gateway request it serves, whose traceparent it carries. */
   tracer?: RequestTracer;
+  /** `upstreams.progress_interval_ms`: the least time between two progress reports relayed for one call. */
+  progressIntervalMs?: number;
 }
+
+/** The default of `upstreams.progress_interval_ms`. */
+export const DEFAULT_PROGRESS_INTERVAL_MS = 100;
 
 /**
  * One SDK `Client` for one upstream record: connects on first use, enforces the
@@ -92,6 +99,9 @@ export class UpstreamConnection {
   private readonly supervisor: UpstreamRestartSupervisor;
   private readonly idle: IdleReclaimTimer;
   private readonly tracer: RequestTracer;
+  private readonly progressIntervalMs: number;
+  /** Every failure leaves this connection through it: SDK and fetch errors may quote the record's secrets. */
+  private readonly scrubber: UpstreamSecretScrubber;
   private readonly traceparent = () => this.tracer.outgoingTraceparent();
   private client?: Client;
   private transport?: Transport;
@@ -111,10 +121,12 @@ export class UpstreamConnection {
   ) {
     const serverId = record.server_id;
     this.logger = new Logger(`Upstream ${serverId}`);
+    this.scrubber = new UpstreamSecretScrubber(record);
     this.semaphore = new UpstreamCallSemaphore(record.budgets.max_concurrency);
     this.children = deps.children ?? new ChildSlots(Number.POSITIVE_INFINITY);
     this.metrics = deps.metrics ?? NO_UPSTREAM_METRICS;
     this.tracer = deps.tracer ?? new UntracedRequestTracer();
+    this.progressIntervalMs = deps.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS;
     this.supervisor = new UpstreamRestartSupervisor(
       serverId,
       deps.restart ?? DEFAULT_RESTART_POLICY,
@@ -191,7 +203,12 @@ export class UpstreamConnection {
       this.spanAttributes(operation),
       () =>
         this.withSession((client) => send(client, options)).catch((error: unknown) => {
-          throw upstreamCallError(this.record.server_id, operation, error, signal);
+          throw upstreamCallError(
+            this.record.server_id,
+            operation,
+            this.scrubber.error(error),
+            signal,
+          );
         }),
     );
   }
@@ -204,7 +221,8 @@ export class UpstreamConnection {
       this.lastSuccessAt = new Date().toISOString();
       return tools;
     } catch (error) {
-      throw this.noted(upstreamCallError(this.record.server_id, 'tools/list', error));
+      const clean = this.scrubber.error(error);
+      throw this.noted(upstreamCallError(this.record.server_id, 'tools/list', clean));
     } finally {
       this.idle.free();
     }
@@ -249,9 +267,14 @@ export class UpstreamConnection {
       throw this.noted(busy);
     }
     const end = this.relayCalls.begin(options.caller);
+    // An upstream may report progress thousands of times a call: the client gets the latest, paced.
+    const progress = options.onprogress
+      ? new UpstreamProgressRelay(options.onprogress, this.progressIntervalMs)
+      : undefined;
     let abandoned = false;
     try {
-      const result = await this.send(name, args, options);
+      const result = await this.send(name, args, { ...options, onprogress: progress?.report });
+      progress?.flush();
       const size = measureToolOutput(result);
       this.metrics.outputBytes(serverId, size.contentBytes + size.structuredBytes);
       if (result.isError === true) outcome = 'tool_error';
@@ -259,10 +282,11 @@ export class UpstreamConnection {
       return truncateToolOutput(result, max_tool_output_bytes, size);
     } catch (error) {
       abandoned = callAbandoned(error, options.signal);
-      const mapped = upstreamCallError(serverId, name, error, options.signal);
+      const mapped = upstreamCallError(serverId, name, this.scrubber.error(error), options.signal);
       outcome = callOutcome(mapped);
       throw this.noted(mapped);
     } finally {
+      progress?.stop();
       end(abandoned);
       release();
       this.idle.free();
@@ -289,7 +313,7 @@ export class UpstreamConnection {
         serverId,
         { name, arguments: args },
         { idleMs: timeout, totalMs: maxTotalTimeout },
-        options,
+        { ...options, scrub: (error) => this.scrubber.error(error) },
         this.logger,
       );
       return call.run((request) => this.withSession(request));
@@ -343,12 +367,17 @@ export class UpstreamConnection {
     try {
       transport = createUpstreamTransport(
         this.record,
-        (line) => this.logger.debug({ msg: 'upstream stderr', server_id: serverId, line }),
+        (line) =>
+          this.logger.debug({
+            msg: 'upstream stderr',
+            server_id: serverId,
+            line: this.scrubber.text(line),
+          }),
         this.traceparent,
       );
     } catch (error) {
       if (stdio) this.children.release();
-      throw error;
+      throw this.scrubber.error(error);
     }
     const client = new TracedUpstreamClient(
       { name: 'owlclaw-gateway', version: GATEWAY_VERSION },
@@ -366,10 +395,11 @@ export class UpstreamConnection {
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     } catch (error) {
+      const clean = this.scrubber.error(error);
       await this.disconnect(client, transport);
       this.metrics.connectAttempt(serverId, 'failure');
-      this.supervisor.failed(errorChain(error), { restart: stdio && !this.closed });
-      throw this.noted(upstreamUnavailable(serverId, error));
+      this.supervisor.failed(errorChain(clean), { restart: stdio && !this.closed });
+      throw this.noted(upstreamUnavailable(serverId, clean));
     }
     this.client = client;
     this.lastRequestError = undefined;

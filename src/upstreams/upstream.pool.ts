@@ -14,7 +14,7 @@ import { ChildSlots } from './child-slots';
 import { errorChain } from './error-chain';
 import { DEFAULT_RESTART_POLICY, RestartPolicy } from './restart-backoff';
 import { RegistryDiff } from './registry-diff';
-import { UpstreamConnection } from './upstream.connection';
+import { DEFAULT_PROGRESS_INTERVAL_MS, UpstreamConnection } from './upstream.connection';
 import { NO_UPSTREAM_METRICS, UpstreamMetricsSink } from './upstream-metrics.sink';
 import { UpstreamRegistryService } from './upstream-registry.service';
 
@@ -26,6 +26,7 @@ export type UpstreamPoolSettings = Pick<
   | 'restart_backoff_max_ms'
   | 'restart_max_failures'
   | 'restart_window_seconds'
+  | 'progress_interval_ms'
 >;
 
 export const DEFAULT_POOL_SETTINGS: UpstreamPoolSettings = {
@@ -34,6 +35,7 @@ export const DEFAULT_POOL_SETTINGS: UpstreamPoolSettings = {
   restart_backoff_max_ms: DEFAULT_RESTART_POLICY.maxMs,
   restart_max_failures: DEFAULT_RESTART_POLICY.maxFailures,
   restart_window_seconds: DEFAULT_RESTART_POLICY.windowMs / 1000,
+  progress_interval_ms: DEFAULT_PROGRESS_INTERVAL_MS,
 };
 
 /**
@@ -48,6 +50,7 @@ export class UpstreamPool implements OnApplicationBootstrap, OnApplicationShutdo
   private readonly children: ChildSlots;
   private readonly restart: RestartPolicy;
   private readonly metrics: UpstreamMetricsSink;
+  private readonly progressIntervalMs: number;
   private closed = false;
 
   constructor(
@@ -62,6 +65,7 @@ export class UpstreamPool implements OnApplicationBootstrap, OnApplicationShutdo
       this.metrics.children(running),
     );
     this.metrics.children(0);
+    this.progressIntervalMs = settings.progress_interval_ms;
     this.restart = {
       baseMs: settings.restart_backoff_base_ms,
       maxMs: settings.restart_backoff_max_ms,
@@ -87,6 +91,7 @@ export class UpstreamPool implements OnApplicationBootstrap, OnApplicationShutdo
       restart: this.restart,
       metrics: this.metrics,
       tracer: this.tracer,
+      progressIntervalMs: this.progressIntervalMs,
     });
     this.connections.set(serverId, connection);
     return connection;

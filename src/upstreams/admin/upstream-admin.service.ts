@@ -195,6 +195,7 @@ export class UpstreamAdminService {
       dir: this.registry.dir,
       env: process.env,
       strict: this.config.upstreams.strict,
+      secretFiles: this.registry.secretFiles,
     });
     if (outcome.ok) return outcome.record;
     const problems = outcome.rejected.problems;
