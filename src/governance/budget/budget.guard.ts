@@ -75,6 +75,8 @@ export class BudgetGuard implements CanActivate {
     const facts: Facts = { estimate, maximum, ...quota };
     const amount = tooCostly ? 0 : maximum;
     const name = this.spend.nameClaim();
+    // Until the store answers the claim may be held: a call whose reservation failed settles it too.
+    if (amount > 0) call.context.call.budgetClaim = name;
     const failed = (err: unknown) => this.storeFailed(call, err, tooCostly, facts);
     let claimed: Claimed | Promise<Claimed>;
     try {
@@ -108,9 +110,9 @@ export class BudgetGuard implements CanActivate {
     this.state.setBudgetRemaining(call.context, remaining);
     const headers = call.context.responseHeaders;
     if (headers) headers[HEADER_BUDGET_REMAINING] = String(remaining);
-    if (claimed.id !== undefined) {
-      call.context.call.budgetClaim = { id: claimed.id, month: claimed.month };
-    }
+    // The store answered: only a held claim is settled when the call completes.
+    call.context.call.budgetClaim =
+      claimed.id === undefined ? undefined : { id: claimed.id, month: claimed.month };
     if (tooCostly) {
       throw this.deny(call, { allowed: false, reason: 'cost_per_call_exceeded', remaining }, facts);
     }
