@@ -115,7 +115,7 @@ export class LedgerEntryDto {
 
   @ApiProperty({
     description:
-      'Why the cost is not what the tool reported: capped (above max_cost_per_call, charged at it) or invalid_report (charged the estimate)',
+      'Why the cost is not what the tool reported: capped (above the tool maxCost or the client max_cost_per_call, charged at it) or invalid_report (charged the estimate)',
     enum: ['capped', 'invalid_report'],
     nullable: true,
   })

@@ -32,7 +32,7 @@ export interface CallRecord {
   estimatedCost?: number;
   /** The handler reported a cost that is not a finite number >= 0: it is charged its estimate. */
   costReportInvalid?: boolean;
-  /** The client's max_cost_per_call, set by governance: a reported cost above it is charged at it. */
+  /** The most the call may cost (tool maxCost, else client max_cost_per_call), reserved by governance: a report above it is charged at it. */
   costCap?: number;
   /** Set by governance: the budget left once this call's claim is counted. */
   budgetRemaining?: number;

@@ -2,8 +2,8 @@ import { CompletedCall } from '../json-rpc/call-observers';
 
 /**
  * Why a call was not charged what its handler reported: `capped` (above the
- * client's max_cost_per_call, charged at it) or `invalid_report` (not a
- * finite number >= 0, charged the estimate).
+ * most the call may cost, which its budget claim reserved: charged at it) or
+ * `invalid_report` (not a finite number >= 0, charged the estimate).
  */
 export type CostFlag = 'capped' | 'invalid_report';
 
@@ -16,7 +16,8 @@ const NOTHING: ChargedCost = { cost: 0, flag: null };
 
 /**
  * What a completed call costs its client: the handler's reported cost
- * (capped at the client's max_cost_per_call), else its estimate, but only
+ * (capped at the call's maximum: the tool's maxCost or the client's
+ * max_cost_per_call, whichever is lower), else its estimate, but only
  * when the handler actually ran (a call refused by governance or by argument
  * validation costs nothing; a call that failed, was cancelled or timed out
  * after it started is charged, or failing or cancelling would dodge

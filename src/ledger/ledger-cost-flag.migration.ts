@@ -4,7 +4,7 @@ import { LedgerConnection } from './ledger-connection';
 
 /**
  * 0005: `cost_flag` on `ledger` (and SQLite's `ledger_inbox`): why a row's
- * cost is not what the tool reported (`capped` at max_cost_per_call, or
+ * cost is not what the tool reported (`capped` at the call's maximum, or
  * `invalid_report`). Nullable, so existing rows need no rewrite.
  */
 export function addCostFlag(driver: LedgerConnection['driver']): Migration {

@@ -32,7 +32,8 @@ export interface HandlerContext {
   log(level: LoggingLevel, data: unknown): void;
   /**
    * The real cost of this call, for the ledger and budgets (else the estimate applies): charged
-   * at most the client's max_cost_per_call; anything but a finite number >= 0 is logged and ignored.
+   * at most the tool's maxCost (else the client's max_cost_per_call), what the budget reserved for
+   * the call; anything but a finite number >= 0 is logged and ignored.
    */
   reportCost(amount: number): void;
   /**

@@ -26,6 +26,12 @@ export interface HandlerOptions {
   skill?: string;
   /** Cost charged when the handler reports none (budget units). */
   estimatedCost?: number;
+  /**
+   * The most one call may be charged (budget units, at least estimatedCost): a budget reserves it
+   * before the call runs and a reported cost above it is charged at it. Without it the client's
+   * max_cost_per_call is reserved; a tool that always costs its estimate should declare it equal.
+   */
+  maxCost?: number;
   /** Expected upper bound of a normal run; a hint for clients and progress heartbeats. */
   maxDurationSeconds?: number;
   /** Hard limit; defaults to tools.default_timeout_seconds. */

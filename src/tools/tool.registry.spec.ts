@@ -1,11 +1,11 @@
 import { RegisteredTool } from './registered-tool';
 import { ToolRegistry } from './tool.registry';
 
-function tool(estimatedCost: number | undefined): RegisteredTool {
+function tool(estimatedCost: number | undefined, maxCost?: number): RegisteredTool {
   return {
     name: 'priced',
     origin: 'PricedCapability.run',
-    options: { name: 'priced', description: 'd', estimatedCost },
+    options: { name: 'priced', description: 'd', estimatedCost, maxCost },
     inputSchema: { type: 'object' },
     validate: (args) => Promise.resolve(args),
     execute: () => Promise.resolve('ran'),
@@ -28,6 +28,30 @@ describe('ToolRegistry estimated costs', () => {
     const registry = new ToolRegistry();
     registry.register(tool(cost));
     expect(registry.get('priced')?.options.estimatedCost).toBe(cost);
+  });
+
+  it.each([
+    [1, -1],
+    [1, NaN],
+    [1, Infinity],
+    [2, 1],
+    [undefined, -0.5],
+  ])('refuses a tool estimated at %p whose maxCost is %p', (estimate, maxCost) => {
+    const registry = new ToolRegistry();
+    expect(() => registry.register(tool(estimate, maxCost))).toThrow(
+      `Invalid maxCost ${String(maxCost)} for tool "priced" (PricedCapability.run): it must be a finite number >= estimatedCost (${estimate ?? 0})`,
+    );
+    expect(registry.size).toBe(0);
+  });
+
+  it.each([
+    [undefined, 0],
+    [1, 1],
+    [1, 3],
+  ])('registers a tool estimated at %p whose maxCost is %p', (estimate, maxCost) => {
+    const registry = new ToolRegistry();
+    registry.register(tool(estimate, maxCost));
+    expect(registry.get('priced')?.options.maxCost).toBe(maxCost);
   });
 });
 

@@ -89,6 +89,13 @@ function checkTool(tool: RegisteredTool): void {
       `Invalid estimatedCost ${String(estimate)} for tool "${tool.name}" (${tool.origin}): it must be a finite number >= 0`,
     );
   }
+  const maxCost = tool.options.maxCost;
+  // A maximum below the estimate would reserve less than the call is charged when it reports nothing.
+  if (maxCost !== undefined && (!isValidCost(maxCost) || maxCost < (estimate ?? 0))) {
+    throw new Error(
+      `Invalid maxCost ${String(maxCost)} for tool "${tool.name}" (${tool.origin}): it must be a finite number >= estimatedCost (${estimate ?? 0})`,
+    );
+  }
 }
 
 function duplicateName(existing: RegisteredTool, tool: RegisteredTool): Error {

@@ -32,6 +32,7 @@ export function upstreamRegisteredTool(
   const serverId = record.server_id;
   const needsApproval = approvalFor(record, tool.name) === 'always';
   const taskSupport = taskSupportOf(tool);
+  const cost = costFor(record, tool.name);
   return {
     name: exposedName,
     origin: `${UPSTREAM_ORIGIN_PREFIX}${serverId}/${tool.name}`,
@@ -41,7 +42,9 @@ export function upstreamRegisteredTool(
       name: exposedName,
       ...(tool.title === undefined ? {} : { title: tool.title }),
       description: boundedDescription(tool.description ?? ''),
-      estimatedCost: costFor(record, tool.name),
+      estimatedCost: cost,
+      // An upstream cannot report a cost: its registry cost is all a call may be charged, and reserved.
+      maxCost: cost,
       timeoutSeconds: (hardLimitMs(record) + (needsApproval ? APPROVAL_TIMEOUT_MS : 0)) / 1000,
       ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
       // The upstream's own declaration: a tool it runs only as a task is one for the gateway too.

@@ -84,7 +84,7 @@ describe('UpstreamToolsPublisher', () => {
 
     expect(names(tools)).toEqual(['alpha__fetch', 'alpha__search']);
     const search = tools.get('alpha__search')!;
-    expect(search.options).toMatchObject({ description: 'Finds.', estimatedCost: 3 });
+    expect(search.options).toMatchObject({ description: 'Finds.', estimatedCost: 3, maxCost: 3 });
     expect(tools.get('alpha__fetch')!.options.estimatedCost).toBe(1);
     expect(warn).toHaveBeenCalledWith(
       expect.objectContaining({ server_id: 'down', error: 'spawn ENOENT' }),

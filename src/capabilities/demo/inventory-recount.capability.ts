@@ -31,6 +31,7 @@ export class InventoryRecountCapability {
       'tasks, reports progress as it goes and can be cancelled. For one stock question use ' +
       'inventory_check_stock instead.',
     estimatedCost: 3,
+    maxCost: 3,
     maxDurationSeconds: 30,
     // The slowest run allowed (30 products at 5 s) fits, with room for a loaded machine.
     timeoutSeconds: 180,

@@ -48,6 +48,7 @@ export class InventoryCapability {
       `stock (units on hand), reorderPoint, leadTimeDays (supplier lead time, days), warehouse (${WAREHOUSES.join(', ')}) ` +
       'and status (in_stock | low | out). total counts matches before the limit.',
     estimatedCost: 0.1,
+    maxCost: 0.1,
     annotations: {
       title: 'Search the product catalog',
       readOnlyHint: true,
@@ -74,6 +75,7 @@ export class InventoryCapability {
       'reorder point), low (1 unit up to the reorder point; still orderable), out (0 units), unknown (no such ' +
       'SKU; find valid ones with inventory_search).',
     estimatedCost: 0.2,
+    maxCost: 0.2,
     outputSchema: STOCK_CHECK_OUTPUT_SCHEMA,
     annotations: {
       title: 'Check stock for SKUs',
@@ -109,6 +111,7 @@ export class InventoryCapability {
       'and the full report as an embedded text/csv resource.',
     skill: 'inventory/reorder-policy',
     estimatedCost: 2.5,
+    maxCost: 2.5,
     maxDurationSeconds: 30,
     timeoutSeconds: 120,
     annotations: {

@@ -1,13 +1,15 @@
 import { HandlerContext } from '../../tools/handler-context';
+import { HANDLER_METADATA } from '../../tools/handler.decorator';
+import { HandlerOptions } from '../../tools/handler-options';
 import { ToolError } from '../../tools/tool.error';
 import { LoggingLevel } from '../../session/logging-level';
 import { DemoStore } from './demo-store';
 import { CustomerDto } from './dto/customer.dto';
 import { GetOrderDto } from './dto/get-order.dto';
 import { OrderItemDto } from './dto/order-item.dto';
-import { PlaceOrderDto } from './dto/place-order.dto';
+import { MAX_ORDER_LINES, PlaceOrderDto } from './dto/place-order.dto';
 import { ShippingSpeed } from './demo.types';
-import { OrdersCapability } from './orders.capability';
+import { MAX_ORDER_COST, OrdersCapability } from './orders.capability';
 
 /** A real HandlerContext that records what the handler reports. */
 function testContext() {
@@ -120,6 +122,21 @@ describe('OrdersCapability', () => {
       expect(logs).toEqual([
         { level: 'info', data: expect.objectContaining({ orderId: 'ORD-1011' }) },
       ]);
+    });
+
+    it('reports at most its declared maxCost, which the largest order reaches', () => {
+      const { ctx, costs } = testContext();
+      const options = Reflect.getMetadata(
+        HANDLER_METADATA,
+        OrdersCapability.prototype.placeOrder,
+      ) as HandlerOptions;
+      expect(options.maxCost).toBe(MAX_ORDER_COST);
+      const inStock = store.listProducts().filter((p) => p.stock > 0);
+      const lines = inStock.slice(0, MAX_ORDER_LINES).map((p): [string, number] => [p.sku, 1]);
+      expect(lines).toHaveLength(MAX_ORDER_LINES);
+
+      orders.placeOrder(placeOrderDto(lines), ctx);
+      expect(costs).toEqual([MAX_ORDER_COST]);
     });
 
     it('charges shipping below the free-shipping threshold and for faster speeds', () => {

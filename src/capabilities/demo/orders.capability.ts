@@ -6,7 +6,7 @@ import { DemoStore } from './demo-store';
 import { Order, OrderLine, Product } from './demo.types';
 import { GetOrderDto } from './dto/get-order.dto';
 import { OrderItemDto } from './dto/order-item.dto';
-import { PlaceOrderDto } from './dto/place-order.dto';
+import { MAX_ORDER_LINES, PlaceOrderDto } from './dto/place-order.dto';
 import { estimatedDelivery, lineTotal, orderTotals } from './pricing';
 
 /** Budget units of a placed order: a base plus a little per order line. */
@@ -14,6 +14,8 @@ export const ORDER_BASE_COST = 0.5;
 export const ORDER_LINE_COST = 0.1;
 /** Budget units of an order refused for unknown SKUs or missing stock. */
 export const REJECTED_ORDER_COST = 0.1;
+/** The most an order reports (every line a different SKU): what a call reserves on the budget. */
+export const MAX_ORDER_COST = ORDER_BASE_COST + ORDER_LINE_COST * MAX_ORDER_LINES;
 
 interface OrderProblem {
   sku: string;
@@ -40,6 +42,7 @@ export class OrdersCapability {
       'estimatedDelivery (YYYY-MM-DD). Not idempotent: calling it twice places two orders.',
     skill: 'orders/place-order',
     estimatedCost: 1,
+    maxCost: MAX_ORDER_COST,
     annotations: {
       title: 'Place an order',
       readOnlyHint: false,
@@ -102,6 +105,7 @@ export class OrdersCapability {
       'estimatedDelivery and deliveredOn (YYYY-MM-DD, null until delivered). Use it to answer order-status ' +
       'questions or to check return eligibility. Unknown ids are an error.',
     estimatedCost: 0.1,
+    maxCost: 0.1,
     annotations: {
       title: 'Look up an order',
       readOnlyHint: true,

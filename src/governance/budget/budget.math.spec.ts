@@ -1,4 +1,10 @@
-import { budgetExceeded, claimFits, costPerCallExceeded, remainingBudget } from './budget.math';
+import {
+  budgetExceeded,
+  claimFits,
+  costPerCallExceeded,
+  maximumCharge,
+  remainingBudget,
+} from './budget.math';
 import {
   secondsUntilNextUtcMonth,
   startOfNextUtcMonth,
@@ -26,6 +32,13 @@ describe('UTC months', () => {
 
 describe('budget rules', () => {
   const tool = (amount: number) => ({ amount, budget: 10, refuseWhenSpent: true });
+
+  it("reserves the tool's maxCost, else max_cost_per_call, never more than the latter", () => {
+    expect(maximumCharge(2, quota)).toBe(2);
+    expect(maximumCharge(0, quota)).toBe(0);
+    expect(maximumCharge(undefined, quota)).toBe(5);
+    expect(maximumCharge(50, quota)).toBe(5);
+  });
 
   it('refuses an estimate above max_cost_per_call, whatever the budget', () => {
     expect(costPerCallExceeded(5, quota)).toBe(false);

@@ -23,6 +23,15 @@ export function costPerCallExceeded(estimate: number, quota: Quota): boolean {
 }
 
 /**
+ * The most one call may be charged, which its claim reserves: the tool's
+ * declared maxCost, else the client's max_cost_per_call (every client has
+ * one), never above the latter; a reported cost above it is charged at it.
+ */
+export function maximumCharge(maxCost: number | undefined, quota: Quota): number {
+  return Math.min(maxCost ?? Infinity, quota.max_cost_per_call);
+}
+
+/**
  * The budget rule of one claim, against what is spent and held by calls in
  * flight: a call with an estimate must fit in what is left; a free call that
  * may still report a cost (any tool) is refused once nothing is left; a

@@ -63,7 +63,7 @@ export class MemorySpendStore implements SpendStore {
     }
     // Sums of fractions drift; with nothing held the total is exactly 0.
     if (entry.claims.size === 0) entry.reserved = 0;
-    entry.spent += cost;
+    entry.spent += held ? Math.min(cost, held.amount) : cost;
     return entry.spent;
   }
 

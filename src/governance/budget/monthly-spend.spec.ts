@@ -79,7 +79,12 @@ describe('MonthlySpend across a month boundary (SQLite ledger)', () => {
 
   /** A tool call's claim of `amount` against a budget of 10. */
   const claim = (amount: number, now = clock) =>
-    spend.reserve(CLIENT, { amount, budget: 10, refuseWhenSpent: true, ttlMs: 60_000 }, now);
+    spend.reserve(
+      CLIENT,
+      spend.nameClaim(now),
+      { amount, budget: 10, refuseWhenSpent: true, ttlMs: 60_000 },
+      now,
+    );
   const stored = async (month: string) => store.get(CLIENT, month);
   /** What the budget guard records on the call for a claim it holds. */
   const held = (claimed: Claimed) =>

@@ -22,8 +22,14 @@ export const SPEND_CACHE_TTL_MS = 60 * 60 * 1000;
 /** Kept past the month's end so that calls finishing just after midnight still find it. */
 const MONTH_SLACK_MS = 24 * 60 * 60 * 1000;
 
-/** What a call asks of its client's budget (its claim id is made here). */
+/** What a call asks of its client's budget (its claim is named apart, by nameClaim). */
 export type ClaimRequest = Omit<BudgetClaim, 'id'>;
+
+/** A claim's id and month, known before the store answers. */
+export interface ClaimName {
+  id: string;
+  month: string;
+}
 
 /** A claim's answer, and the claim to settle when the call completes (no id: nothing is held). */
 export type Claimed = Exclude<ClaimOutcome, { status: 'cold' }> & { id?: string; month: string };
@@ -67,13 +73,27 @@ export class MonthlySpend implements CallObserver, OnModuleInit {
   }
 
   /**
-   * Reserves a call's claim on the budget of the month of `now`, or refuses
-   * it, in one atomic step of the store (at once when the store answers at
-   * once and has the spend cached); fails when neither store nor ledger answers.
+   * Names a claim on the budget of the month of `now` before it is made: a
+   * reservation whose answer is lost (a Redis command that timed out after
+   * its script ran) may be held all the same, so its call settles it by name.
    */
-  reserve(clientId: string, request: ClaimRequest, now = Date.now()): Claimed | Promise<Claimed> {
-    const month = utcMonthKey(now);
-    const claim: BudgetClaim = { ...request, id: `${this.claimPrefix}:${++this.claims}` };
+  nameClaim(now = Date.now()): ClaimName {
+    return { id: `${this.claimPrefix}:${++this.claims}`, month: utcMonthKey(now) };
+  }
+
+  /**
+   * Reserves a named claim, or refuses it, in one atomic step of the store
+   * (at once when the store answers at once and has the spend cached);
+   * fails when neither store nor ledger answers.
+   */
+  reserve(
+    clientId: string,
+    name: ClaimName,
+    request: ClaimRequest,
+    now = Date.now(),
+  ): Claimed | Promise<Claimed> {
+    const { month } = name;
+    const claim: BudgetClaim = { ...request, id: name.id };
     const answered = (outcome: ClaimOutcome) =>
       outcome.status === 'cold'
         ? this.reserveSeeded(clientId, month, claim, now)

@@ -61,8 +61,9 @@ end
 return {'reserved', fmt(spent), fmt(reserved)}
 `;
 
-// ARGV: claim id ('' for none), cost.
+// ARGV: claim id ('' for none), cost. A cost above the claim's amount adds the amount: what was reserved.
 const SETTLE_SCRIPT = `${PURGE}
+local cost = ARGV[2]
 if ARGV[1] ~= '' then
   local amount = redis.call('HGET', KEYS[3], ARGV[1])
   if amount then
@@ -71,11 +72,12 @@ if ARGV[1] ~= '' then
     if redis.call('EXISTS', KEYS[1]) == 1 then
       redis.call('HINCRBYFLOAT', KEYS[1], 'reserved', -tonumber(amount))
     end
+    if tonumber(cost) > tonumber(amount) then cost = amount end
   end
 end
 purge()
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-if tonumber(ARGV[2]) ~= 0 then redis.call('HINCRBYFLOAT', KEYS[1], 'spent', ARGV[2]) end
+if tonumber(cost) ~= 0 then redis.call('HINCRBYFLOAT', KEYS[1], 'spent', cost) end
 return redis.call('HGET', KEYS[1], 'spent')
 `;
 
@@ -91,7 +93,7 @@ interface SpendCommands {
     deadlines: string,
     amounts: string,
     claimId: string,
-    cost: number,
+    cost: string,
   ): Promise<string | null>;
 }
 
@@ -147,7 +149,7 @@ export class RedisSpendStore implements SpendStore {
     const spent = await this.redis.owlclawBudgetSettle(
       ...this.keys(clientId, month),
       claimId ?? '',
-      cost,
+      String(cost),
     );
     return spent === null ? undefined : Number(spent);
   }

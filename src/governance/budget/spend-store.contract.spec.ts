@@ -83,11 +83,11 @@ function contract(name: string, open: () => StoreUnderTest): void {
     });
 
     it('settles a claim with what the call cost, releases one with 0', async () => {
-      const first = claim(2, 10);
+      const first = claim(4, 10);
       const second = claim(2, 10);
       await store.reserve(CLIENT, MONTH, first, seed(0));
       await store.reserve(CLIENT, MONTH, second);
-      expect(await store.get(CLIENT, MONTH)).toEqual({ spent: 0, reserved: 4 });
+      expect(await store.get(CLIENT, MONTH)).toEqual({ spent: 0, reserved: 6 });
       expect(await store.settle(CLIENT, MONTH, first.id, 3.5)).toBe(3.5);
       expect(await store.get(CLIENT, MONTH)).toEqual({ spent: 3.5, reserved: 2 });
       expect(await store.settle(CLIENT, MONTH, second.id, 0)).toBe(3.5);
@@ -97,6 +97,37 @@ function contract(name: string, open: () => StoreUnderTest): void {
       // A call that reserved nothing (governance off) still adds its cost.
       expect(await store.settle(CLIENT, MONTH, undefined, 1)).toBe(4.5);
     });
+
+    it('settles a report above the claim at the claim: what was reserved is the most a call adds', async () => {
+      const held = claim(2, 10);
+      await store.reserve(CLIENT, MONTH, held, seed(0));
+      expect(await store.settle(CLIENT, MONTH, held.id, 7)).toBe(2);
+      expect(await store.get(CLIENT, MONTH)).toEqual({ spent: 2, reserved: 0 });
+    });
+
+    it.each([
+      [1, 3, 5],
+      [0.5, 5, 10],
+    ])(
+      'never lets 200 concurrent calls reserving %p and reporting %p spend past a budget of 5',
+      async (amount, reported, fit) => {
+        const budget = 5;
+        const outcomes = await Promise.all(
+          Array.from({ length: 200 }, async (_, i) => {
+            const own = claim(amount, budget);
+            const outcome = await store.reserve(CLIENT, MONTH, own, seed(0));
+            if (outcome.status !== 'reserved') return outcome.status;
+            // Settles interleave with later reservations, some at once, some a few turns later.
+            for (let turn = 0; turn < i % 4; turn++) await delay(0);
+            const spent = await store.settle(CLIENT, MONTH, own.id, reported);
+            expect(spent).toBeLessThanOrEqual(budget);
+            return outcome.status;
+          }),
+        );
+        expect(outcomes.filter((o) => o === 'reserved')).toHaveLength(fit);
+        expect(await store.get(CLIENT, MONTH)).toEqual({ spent: budget, reserved: 0 });
+      },
+    );
 
     it('adds nothing to a spend that is not cached: the ledger has the call', async () => {
       expect(await store.settle(CLIENT, MONTH, 'nobody', 5)).toBeUndefined();

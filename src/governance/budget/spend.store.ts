@@ -5,7 +5,7 @@ export const SPEND_STORE = Symbol('SPEND_STORE');
 export interface BudgetClaim {
   /** Unique across replicas; settle() names the claim by it. A claim of 0 is checked, not held. */
   id: string;
-  /** The call's estimated cost, held until the call settles. */
+  /** The most the call may be charged, held until the call settles. */
   amount: number;
   /** The client's monthly budget. */
   budget: number;
@@ -29,11 +29,12 @@ export type ClaimOutcome =
   | { status: 'cold' };
 
 /**
- * Each client's spend in one UTC month (`month` is `YYYY-MM`) and the
- * estimates of its calls in flight. The ledger is the truth for the spend;
- * the store spares a SUM over the month per call and makes the budget check
- * and the reservation one atomic step, so concurrent calls cannot all pass
- * against the same snapshot.
+ * Each client's spend in one UTC month (`month` is `YYYY-MM`) and what its
+ * calls in flight may still be charged. The ledger is the truth for the
+ * spend; the store spares a SUM over the month per call and makes the budget
+ * check and the reservation one atomic step, so concurrent calls cannot all
+ * pass against the same snapshot, and a settle never adds more than its
+ * claim held, so spend + reserved never exceeds the budget.
  */
 export interface SpendStore {
   /**
@@ -51,9 +52,9 @@ export interface SpendStore {
   ): ClaimOutcome | Promise<ClaimOutcome>;
   /**
    * Replaces a call's claim (if any, and if it has not lapsed) by what the
-   * call cost (0 releases it) and resolves with the spend after it; without
-   * a cached spend nothing is added (undefined): the next seed reads the
-   * ledger, which holds the call.
+   * call cost, never more than the claim held (0 releases it), and resolves
+   * with the spend after it; without a cached spend nothing is added
+   * (undefined): the next seed reads the ledger, which holds the call.
    */
   settle(
     clientId: string,

@@ -15,6 +15,9 @@ import { SHIPPING_SPEEDS, ShippingSpeed } from '../demo.types';
 import { CustomerDto } from './customer.dto';
 import { OrderItemDto } from './order-item.dto';
 
+/** Order lines one order may have: bounds what orders_place may cost. */
+export const MAX_ORDER_LINES = 25;
+
 export class PlaceOrderDto {
   @Description('Who the order is for.')
   @IsObject()
@@ -25,7 +28,7 @@ export class PlaceOrderDto {
   @Description('1-25 order lines. Lines naming the same SKU are added together.')
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(25)
+  @ArrayMaxSize(MAX_ORDER_LINES)
   @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => OrderItemDto)
