@@ -128,6 +128,13 @@ export class OAuthSchema {
   @IsInt()
   clock_tolerance_seconds!: number;
 
+  /** A token whose `exp` is further ahead than this (plus the leeway) is refused: it would outlast revocation. */
+  @Default(86_400)
+  @Min(60)
+  @Max(2_592_000)
+  @IsInt()
+  max_token_lifetime_seconds!: number;
+
   /** Least time between two JWKS fetches caused by unknown `kid`s: a stream of forged kids costs one fetch per period. */
   @Default(30)
   @Min(0)

@@ -77,8 +77,11 @@ function refusalFor(err: unknown): TokenRefused {
   }
   if (err instanceof errors.JWTExpired) return new TokenRefused('the token has expired');
   if (err instanceof errors.JWTClaimValidationFailed) {
+    // Without maxTokenAge jose only rejects iat for its type; its bounds are checked in token-claims.
+    if (err.reason === 'invalid') {
+      return new TokenRefused(`the token's ${err.claim} claim is not a number of seconds`);
+    }
     if (err.claim === 'nbf') return new TokenRefused('the token is not valid yet (nbf)');
-    if (err.claim === 'iat') return new TokenRefused('the token was issued in the future (iat)');
     if (err.claim === 'aud') {
       return new TokenRefused(
         'the token is not for this resource (its aud does not name this gateway)',
