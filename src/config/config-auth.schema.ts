@@ -6,6 +6,7 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
+  IsObject,
   IsString,
   Matches,
   Max,
@@ -55,6 +56,23 @@ export class ScopeGrantSchema {
   @IsString({ each: true })
   @IsArray()
   prompts!: string[];
+}
+
+/**
+ * How one issuer's clients are named for governance, the budgets, the ledger
+ * and the metrics (docs/auth.md, Several issuers).
+ */
+export class IssuerClientsSchema {
+  /** Unmapped clients of this issuer are `<namespace>#<client_id>`; '' is the issuer URL (and bare ids when it is the only issuer). */
+  @Default('')
+  @IsString()
+  namespace!: string;
+
+  /** Token client id -> governance client name, taken as given (several issuers may name the same client). */
+  @Mapping()
+  @IsObject()
+  @IsDefined()
+  clients!: Record<string, string>;
 }
 
 /** RFC 7662 introspection, for access tokens that are not JWTs. */
@@ -109,6 +127,13 @@ export class OAuthSchema {
   @IsString({ each: true })
   @IsArray()
   issuers!: string[];
+
+  /** Per issuer (keyed by its URL, as in `issuers`): a namespace for its clients and explicit client names. */
+  @Mapping()
+  @ValidateNested({ each: true })
+  @Transform(toMapOf(IssuerClientsSchema))
+  @IsDefined()
+  issuer_clients!: Map<string, IssuerClientsSchema>;
 
   /** The claim that names the client for quotas, visibility and the ledger; '' is client_id, then azp, then sub. */
   @Default('')
