@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { bearerSecretProblem } from './bearer-secret.policy';
 
 const BEARER = /^Bearer (.+)$/;
 
@@ -14,8 +15,14 @@ export class BearerToken {
     this.expected = digest(token);
   }
 
-  /** The token of environment variable `name`, or undefined when it is unset or empty. */
+  /**
+   * The token of environment variable `name`, or undefined when it is unset or
+   * empty; throws when it is shorter than MIN_BEARER_SECRET_CHARS, so that a
+   * guessable token stops the start-up (the config loader says so first).
+   */
   static fromEnv(name: string, env: NodeJS.ProcessEnv = process.env): BearerToken | undefined {
+    const problem = bearerSecretProblem(name, env);
+    if (problem) throw new Error(`${name} ${problem}`);
     const token = env[name];
     return token ? new BearerToken(token) : undefined;
   }

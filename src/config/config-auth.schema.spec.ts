@@ -37,4 +37,19 @@ describe('auth.oauth schema', () => {
   it.each([['none'], ['HS256']])('refuses the algorithm %s', (alg) => {
     expect(() => loadOAuth({ algorithms: ['RS256', alg] })).toThrow(/algorithms/);
   });
+
+  it('reads issuer_clients as plain records, the namespace defaulting to the issuer URL ("")', () => {
+    const oauth = loadOAuth({
+      issuer_clients: { 'https://idp.example.com': { clients: { 'internal-ops': 'ops' } } },
+    });
+    expect(oauth.issuer_clients).toEqual({
+      'https://idp.example.com': { namespace: '', clients: { 'internal-ops': 'ops' } },
+    });
+  });
+
+  it('refuses an issuer_clients entry whose clients is not a mapping', () => {
+    expect(() =>
+      loadOAuth({ issuer_clients: { 'https://idp.example.com': { clients: ['ops'] } } }),
+    ).toThrow(/issuer_clients/);
+  });
 });

@@ -6,6 +6,7 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
+  IsObject,
   IsString,
   Matches,
   Max,
@@ -61,6 +62,23 @@ export class ScopeGrantSchema {
   prompts!: string[];
 }
 
+/**
+ * How one issuer's clients are named for governance, the budgets, the ledger
+ * and the metrics (docs/auth.md, Several issuers).
+ */
+export class IssuerClientsSchema {
+  /** Unmapped clients of this issuer are `<namespace>#<client_id>`; '' is the issuer URL (and bare ids when it is the only issuer). */
+  @Default('')
+  @IsString()
+  namespace!: string;
+
+  /** Token client id -> governance client name, taken as given (several issuers may name the same client). */
+  @Mapping()
+  @IsObject()
+  @IsDefined()
+  clients!: Record<string, string>;
+}
+
 /** RFC 7662 introspection, for access tokens that are not JWTs. */
 export class IntrospectionSchema {
   @Default(false)
@@ -114,6 +132,13 @@ export class OAuthSchema {
   @IsArray()
   issuers!: string[];
 
+  /** Per issuer (keyed by its URL, as in `issuers`): a namespace for its clients and explicit client names. */
+  @Mapping()
+  @ValidateNested({ each: true })
+  @Transform(toMapOf(IssuerClientsSchema))
+  @IsDefined()
+  issuer_clients!: Map<string, IssuerClientsSchema>;
+
   /** The claim that names the client for quotas, visibility and the ledger; '' is client_id, then azp, then sub. */
   @Default('')
   @Matches(/^([A-Za-z0-9_.:/-]{1,64})?$/, { message: 'must be a claim name' })
@@ -131,6 +156,13 @@ export class OAuthSchema {
   @Max(300)
   @IsInt()
   clock_tolerance_seconds!: number;
+
+  /** A token whose `exp` is further ahead than this (plus the leeway) is refused: it would outlast revocation. */
+  @Default(86_400)
+  @Min(60)
+  @Max(2_592_000)
+  @IsInt()
+  max_token_lifetime_seconds!: number;
 
   /** Least time between two JWKS fetches caused by unknown `kid`s: a stream of forged kids costs one fetch per period. */
   @Default(30)

@@ -15,6 +15,11 @@ export const RESERVED_ENV_VARS: readonly string[] = [
   'MCP_SERVER_ADMIN_TOKEN',
   'MCP_SERVER_METRICS_TOKEN',
 ];
+/** The reserved variables that hold a static bearer secret (checked by config-secrets.check). */
+export const BEARER_SECRET_ENV_VARS: readonly string[] = [
+  'MCP_SERVER_ADMIN_TOKEN',
+  'MCP_SERVER_METRICS_TOKEN',
+];
 
 export interface EnvBinding {
   /** Key path below mcp_server. */

@@ -108,3 +108,53 @@ describe('oauthConfigProblems', () => {
     ]);
   });
 });
+
+describe('oauthConfigProblems: issuer_clients', () => {
+  const A = 'https://idp-a.example.com';
+  const B = 'https://idp-b.example.com';
+  const withIssuers = (issuer_clients: OAuthConfig['issuer_clients'], issuers = [A, B]) =>
+    problemsOf('oauth', { ...VALID, issuers, issuer_clients });
+
+  it('accepts namespaces, explicit mappings and two issuers mapping onto one name', () => {
+    expect(
+      withIssuers({
+        [A]: { namespace: 'a', clients: { 'internal-ops': 'ops' } },
+        [B]: { namespace: '', clients: { 'ops-b': 'ops' } },
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses a repeated issuer, an issuer with #, and an entry for an issuer not trusted', () => {
+    expect(problemsOf('oauth', { ...VALID, issuers: [A, A, 'https://c.example.com/#x'] })).toEqual([
+      `mcp_server.auth.oauth.issuers.1: repeats ${A} (from test:auth.oauth.issuers.1)`,
+      'mcp_server.auth.oauth.issuers.2: must not contain # (an issuer has no fragment) (from test:auth.oauth.issuers.2)',
+    ]);
+    expect(withIssuers({ 'https://c.example.com': { namespace: '', clients: {} } }, [A])).toEqual([
+      'mcp_server.auth.oauth.issuer_clients.https://c.example.com: must be one of mcp_server.auth.oauth.issuers (from test:auth.oauth.issuer_clients.https://c.example.com)',
+    ]);
+  });
+
+  it('refuses two issuers with one namespace, even when one is the default (its URL)', () => {
+    expect(
+      withIssuers({
+        [A]: { namespace: 'idp', clients: {} },
+        [B]: { namespace: 'idp', clients: {} },
+      }),
+    ).toEqual([
+      `mcp_server.auth.oauth.issuer_clients.${B}.namespace: is also the namespace of ${A}: each issuer's clients need their own (from test:auth.oauth.issuer_clients.${B}.namespace)`,
+    ]);
+    expect(withIssuers({ [B]: { namespace: A, clients: {} } })).toHaveLength(1);
+  });
+
+  it('refuses a namespace, a client id or a mapped name that is not a usable client name', () => {
+    expect(
+      withIssuers({
+        [A]: { namespace: 'a#b', clients: { 'bad id': 'x', good: 'b#ops' } },
+      }).map((line) => line.replace(/ \(from .*$/, '')),
+    ).toEqual([
+      `mcp_server.auth.oauth.issuer_clients.${A}.namespace: must be 1-128 characters of letters, digits and ._:@/-`,
+      `mcp_server.auth.oauth.issuer_clients.${A}.clients.bad id: is not a usable client id: keys must be 1-128 characters of letters, digits and ._:@/-`,
+      `mcp_server.auth.oauth.issuer_clients.${A}.clients.good: must be 1-128 characters of letters, digits and ._:@/-`,
+    ]);
+  });
+});

@@ -1,4 +1,5 @@
 import { AuthConfig } from './gateway-config';
+import { oauthClientNameProblems } from './config-oauth-clients.check';
 import { keyLabel, Problem } from './config-problem';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -38,6 +39,7 @@ export function oauthConfigProblems(
     const reason = urlProblem(issuer);
     if (reason) problem(['auth', 'oauth', 'issuers', String(index)], reason);
   });
+  oauthClientNameProblems(oauth, problem);
 
   const { introspection } = oauth;
   if (introspection.enabled) {

@@ -268,12 +268,28 @@ describe('loadGatewayConfig', () => {
         cwd: dir,
         env: {
           MCP_SERVER_HTTP_PROT: '1',
-          MCP_SERVER_ADMIN_TOKEN: 'secret-value',
+          MCP_SERVER_ADMIN_TOKEN: 'secret-value-of-32-characters-00',
           OTHER_VAR: 'x',
         },
       });
       expect(loaded.config).toStrictEqual(resolvedDefaults());
       expect(loaded.ignoredEnvVars).toEqual(['MCP_SERVER_HTTP_PROT']);
+    });
+
+    it('refuses an admin or metrics token shorter than 32 characters, naming the variable', () => {
+      expect(
+        loadError({
+          env: { MCP_SERVER_ADMIN_TOKEN: 'x', MCP_SERVER_METRICS_TOKEN: 'a'.repeat(31) },
+        }).problems,
+      ).toEqual([
+        'MCP_SERVER_ADMIN_TOKEN: is 1 characters long; it must be at least 32 (for example: openssl rand -hex 32) (from env MCP_SERVER_ADMIN_TOKEN)',
+        'MCP_SERVER_METRICS_TOKEN: is 31 characters long; it must be at least 32 (for example: openssl rand -hex 32) (from env MCP_SERVER_METRICS_TOKEN)',
+      ]);
+      const long = {
+        MCP_SERVER_ADMIN_TOKEN: 'a'.repeat(32),
+        MCP_SERVER_METRICS_TOKEN: 'b'.repeat(64),
+      };
+      expect(load({ env: long })).toStrictEqual(resolvedDefaults());
     });
 
     it('binds every key to exactly one systematic variable', () => {

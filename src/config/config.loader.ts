@@ -12,6 +12,7 @@ import { suggestKey } from './config-key.suggestion';
 import { drainConfigProblems } from './config-drain.check';
 import { tracingConfigProblems } from './config-tracing.check';
 import { oauthConfigProblems } from './config-oauth.check';
+import { secretConfigProblems } from './config-secrets.check';
 import { alertsConfigProblems } from './config-alerts.check';
 import { FILE_ROOT_KEY, keyLabel, Problem, render } from './config-problem';
 import { GatewayConfig } from './gateway-config';
@@ -154,6 +155,7 @@ export function loadGatewayConfigWithSource(
   if (shape.ok) problems.push(...drainConfigProblems(shape.config, originOf));
   if (shape.ok) problems.push(...alertsConfigProblems(shape.config.alerts, env, originOf));
   if (shape.ok) problems.push(...tracingConfigProblems(shape.config.tracing, originOf));
+  problems.push(...secretConfigProblems(env));
 
   if (problems.length > 0 || !shape.ok) {
     throw new ConfigValidationError(problems.map(render));

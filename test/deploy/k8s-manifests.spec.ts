@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,9 +43,16 @@ const podLabels = deployment.spec.template.metadata.labels;
 
 let configDir: string;
 
-/** The config as the pod loads it: the mounted ConfigMap file and the container's env. */
+/**
+ * The config as the pod loads it: the mounted ConfigMap file and the container's env, with
+ * the admin and metrics placeholders replaced as an operator must (they are too short to start).
+ */
 function podConfig(): GatewayConfig {
-  const env = containerEnvironment(container, secret);
+  const env: Record<string, string> = {
+    ...containerEnvironment(container, secret),
+    [ADMIN_TOKEN_ENV]: randomBytes(32).toString('hex'),
+    [METRICS_TOKEN_ENV]: randomBytes(32).toString('hex'),
+  };
   const configPath = env[CONFIG_PATH_ENV];
   const mount = container.volumeMounts.find((m) => configPath.startsWith(`${m.mountPath}/`));
   if (mount === undefined) throw new Error(`no volume is mounted at ${configPath}`);
@@ -165,6 +172,16 @@ describe('deploy/k8s', () => {
     const env = containerEnvironment(container, secret);
     expect(env[METRICS_TOKEN_ENV]).toBe(secret.stringData[METRICS_TOKEN_ENV]);
     expect(env[ADMIN_TOKEN_ENV]).toBe(secret.stringData[ADMIN_TOKEN_ENV]);
+  });
+
+  it('does not start with the admin or metrics token placeholder left in place', () => {
+    const env = containerEnvironment(container, secret);
+    expect(() =>
+      loadGatewayConfig({ cwd: REPO_ROOT, env: { [ADMIN_TOKEN_ENV]: env[ADMIN_TOKEN_ENV] } }),
+    ).toThrow(/MCP_SERVER_ADMIN_TOKEN: is \d+ characters long; it must be at least 32/);
+    expect(() =>
+      loadGatewayConfig({ cwd: REPO_ROOT, env: { [METRICS_TOKEN_ENV]: env[METRICS_TOKEN_ENV] } }),
+    ).toThrow(/MCP_SERVER_METRICS_TOKEN: is \d+ characters long/);
   });
 
   it('every Secret value is a marked placeholder', () => {

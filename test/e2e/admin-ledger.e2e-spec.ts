@@ -12,7 +12,7 @@ import { makeTempDir, removeDir } from '../support/skills-dir';
  * filtered and cursor-paged with the right one.
  */
 
-const TOKEN = 'admin-e2e-token-8f3a';
+const TOKEN = 'admin-e2e-token-8f3a-0123456789abcdef';
 const T0 = Date.UTC(2026, 2, 14, 12, 0, 0);
 
 let dir: string;

@@ -24,7 +24,7 @@ import { Json, WebhookReceiver } from '../support/webhook-receiver';
  */
 
 const FAILED_FIRST = 2;
-const ADMIN_TOKEN = 'alerts-e2e-admin-token';
+const ADMIN_TOKEN = 'alerts-e2e-admin-token-0123456789abcdef';
 const MONTHLY_BUDGET = 10;
 /** A plain-Node stdio MCP server (no SDK): it starts in tens of milliseconds. */
 const SERVING_UPSTREAM = join(REPO_ROOT, 'test', 'fixtures', 'upstreams', 'crash-upstream.mjs');

@@ -29,7 +29,7 @@ import { testGatewayEnv } from '../support/test-defaults';
  * its timeout, not a hang.
  */
 
-const TOKEN = 'health-admin-token';
+const TOKEN = 'health-admin-token-0123456789abcdef';
 const DEPENDENCIES = ['gateway', 'ledger', 'task_store', 'task_queue', 'upstreams'];
 
 type Json = Record<string, unknown>;

@@ -22,7 +22,7 @@ import { servicesAvailable, tcpCheck } from '../support/service-availability';
  * holds the ledger's commits back.
  */
 
-const TOKEN = 'operator-metrics-token';
+const TOKEN = 'operator-metrics-token-0123456789abcdef';
 
 async function scrape(gateway: HttpGatewayHandle): Promise<string> {
   return (await fetch(`${gateway.baseUrl}/metrics`)).text();

@@ -13,7 +13,7 @@ import { createTask, getTask, TaskView, waitForTask } from '../support/modern-ta
  * task metrics on /metrics.
  */
 
-const TOKEN = 'tasks-admin-e2e-token-51c2';
+const TOKEN = 'tasks-admin-e2e-token-51c2-0123456789';
 const TOOL = 'inventory_recount';
 /** A recount of one warehouse (10 products) with no wait per product: done in a moment. */
 const QUICK = { warehouse: 'east', secondsPerItem: 0 };

@@ -11,7 +11,7 @@ import { HttpClient, Json } from '../support/governed-clients';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { GENEROUS_QUOTA } from '../support/test-defaults';
 
-const ADMIN_TOKEN = 'limit-hints-token';
+const ADMIN_TOKEN = 'limit-hints-token-0123456789abcdef';
 const META_RATE_LIMITS = 'owlclaw/rateLimits';
 
 describe('tools/list limit hints per client (seed R4.8)', () => {

@@ -27,7 +27,7 @@ import { TYPESCRIPT_LOADER } from '../support/typescript-loader';
  */
 
 const ECHO_UPSTREAM = join(REPO_ROOT, 'test', 'fixtures', 'upstreams', 'echo-upstream.ts');
-const ADMIN_TOKEN = 'upstream-admin-e2e-token';
+const ADMIN_TOKEN = 'upstream-admin-e2e-token-0123456789abcdef';
 // Admin answers are read loosely: the assertions say what must be there.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;

@@ -16,7 +16,7 @@ import { TYPESCRIPT_LOADER } from '../support/typescript-loader';
 
 const CLI_SOURCE = join(REPO_ROOT, 'src', 'cli', 'main.ts');
 const ECHO_UPSTREAM = join(REPO_ROOT, 'test', 'fixtures', 'upstreams', 'echo-upstream.ts');
-const ADMIN_TOKEN = 'upstreams-cli-runtime-token';
+const ADMIN_TOKEN = 'upstreams-cli-runtime-token-0123456789';
 const OLD_SECRET = 'cli-old-secret-value';
 const NEW_SECRET = 'cli-new-secret-value';
 
@@ -138,7 +138,7 @@ describe('owlclaw mcp-server upstreams validate --dry-run', () => {
         '--url',
         gateway.baseUrl,
       ],
-      { MCP_SERVER_ADMIN_TOKEN: 'wrong-token' },
+      { MCP_SERVER_ADMIN_TOKEN: 'wrong-token-0123456789abcdef0123456789' },
     );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('answered 401');

@@ -181,6 +181,21 @@ describe('OAuth access tokens over HTTP', () => {
       expectRefusal(await post(token), metadataUrl, invalid(/not valid yet \(nbf\)/));
     });
 
+    it('a token issued in the future (iat beyond the leeway)', async () => {
+      const token = await forged({ iat: now() + 3600, exp: now() + 7200 });
+      expectRefusal(await post(token), metadataUrl, invalid(/issued in the future/));
+    });
+
+    it('a token whose exp is absurdly far ahead (1e300), past the maximum lifetime', async () => {
+      const token = await forged({ exp: 1e300 });
+      expectRefusal(await post(token), metadataUrl, invalid(/max_token_lifetime_seconds/));
+    });
+
+    it('a token whose iat is not a number', async () => {
+      const token = await forged({ iat: 'soon' });
+      expectRefusal(await post(token), metadataUrl, invalid(/iat claim is not a number/));
+    });
+
     it('a real token from an issuer the gateway does not trust', async () => {
       const token = await realToken(stranger, 'mcp', resource);
       expectRefusal(await post(token), metadataUrl, invalid(/issuer this gateway does not trust/));

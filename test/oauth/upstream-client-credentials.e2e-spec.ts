@@ -23,7 +23,7 @@ const GATEWAY_CLIENT = {
   clientSecret: 'upstream-client-secret-0123456789abcdef',
 };
 const MCP_CLIENT = { clientId: 'mcp-app', clientSecret: 'mcp-app-secret-0123456789abcdef' };
-const ADMIN_TOKEN = 'upstream-oauth-e2e-admin-token';
+const ADMIN_TOKEN = 'upstream-oauth-e2e-admin-token-0123456789';
 // Admin and readiness answers are read loosely: the assertions say what must be there.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;

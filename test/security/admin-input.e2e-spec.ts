@@ -8,7 +8,7 @@
 import { httpRequest } from '../robustness/support/limits-client';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 
-const ADMIN_TOKEN = 'admin-input-token';
+const ADMIN_TOKEN = 'admin-input-token-0123456789abcdef';
 
 describe('admin input validated to 400 (finding 7)', () => {
   let gateway: HttpGatewayHandle;

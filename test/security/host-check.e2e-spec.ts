@@ -10,7 +10,7 @@ import { httpRequest } from '../robustness/support/limits-client';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { makeTempDir, removeDir, skillMarkdown, writeSkill } from '../support/skills-dir';
 
-const ADMIN_TOKEN = 'host-check-admin-token';
+const ADMIN_TOKEN = 'host-check-admin-token-0123456789abcdef';
 const REBOUND_HOST = 'attacker.example:8080';
 
 /** Every kind of route the gateway serves, and a path it does not. */

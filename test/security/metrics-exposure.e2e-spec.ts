@@ -9,7 +9,7 @@ import { httpRequest } from '../robustness/support/limits-client';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { McpHttpSession } from '../support/mcp-http-session';
 
-const METRICS_TOKEN = 'scrape-me-please';
+const METRICS_TOKEN = 'scrape-me-please-0123456789abcdef';
 const LABEL_LIMIT = 3;
 const CLIENTS = 12;
 

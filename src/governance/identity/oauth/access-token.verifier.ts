@@ -5,6 +5,7 @@ import { GatewayConfig, OAuthConfig } from '../../../config/gateway-config';
 import { AuthorizationServerUnavailable } from './bounded-fetch';
 import { IssuerKeySets } from './issuer-key-sets';
 import { OAUTH_LIMITS } from './oauth.limits';
+import { OAuthClientNames } from './oauth-client-names';
 import { identityFromClaims } from './token-claims';
 import { TokenIntrospection } from './token-introspection';
 import { TokenRefused, VerifiedToken } from './verified-token';
@@ -23,27 +24,34 @@ export class AccessTokenVerifier {
   private readonly config: OAuthConfig;
   private readonly issuers: IssuerKeySets;
   private readonly introspection?: TokenIntrospection;
+  private readonly names: OAuthClientNames;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     this.config = config.auth.oauth;
+    this.names = new OAuthClientNames(config.auth);
     this.issuers = new IssuerKeySets(this.config);
     if (this.config.introspection.enabled) {
       this.introspection = new TokenIntrospection(this.config, this.issuers);
     }
   }
 
-  /** The token's identity; throws TokenRefused. */
+  /** The token's identity, its client named for governance (OAuthClientNames); throws TokenRefused. */
   async verify(token: string): Promise<VerifiedToken> {
     if (token.length > OAUTH_LIMITS.maxTokenChars) {
       throw new TokenRefused(`the token is longer than ${OAUTH_LIMITS.maxTokenChars} characters`);
     }
     try {
-      if (JWT_SHAPE.test(token)) return await this.verifyJwt(token);
-      if (this.introspection) return await this.introspection.verify(token);
-      throw new TokenRefused('the token is not a JWT and token introspection is off');
+      const verified = await this.verifyToken(token);
+      return { ...verified, clientId: this.names.nameOf(verified.issuer, verified.clientId) };
     } catch (err) {
       throw refusalFor(err);
     }
+  }
+
+  private async verifyToken(token: string): Promise<VerifiedToken> {
+    if (JWT_SHAPE.test(token)) return this.verifyJwt(token);
+    if (this.introspection) return this.introspection.verify(token);
+    throw new TokenRefused('the token is not a JWT and token introspection is off');
   }
 
   private async verifyJwt(token: string): Promise<VerifiedToken> {
@@ -77,8 +85,11 @@ function refusalFor(err: unknown): TokenRefused {
   }
   if (err instanceof errors.JWTExpired) return new TokenRefused('the token has expired');
   if (err instanceof errors.JWTClaimValidationFailed) {
+    // Without maxTokenAge jose only rejects iat for its type; its bounds are checked in token-claims.
+    if (err.reason === 'invalid') {
+      return new TokenRefused(`the token's ${err.claim} claim is not a number of seconds`);
+    }
     if (err.claim === 'nbf') return new TokenRefused('the token is not valid yet (nbf)');
-    if (err.claim === 'iat') return new TokenRefused('the token was issued in the future (iat)');
     if (err.claim === 'aud') {
       return new TokenRefused(
         'the token is not for this resource (its aud does not name this gateway)',

@@ -5,7 +5,8 @@ import { audienceIncludes, identityFromClaims } from './token-claims';
 import { TokenRefused } from './verified-token';
 
 const ISSUER = 'https://idp.example.com/realms/acme';
-const EXP = 2_000_000_000;
+const NOW = Math.floor(Date.now() / 1000);
+const EXP = NOW + 3600;
 
 function config(clientIdClaim = ''): OAuthConfig {
   return { ...DEFAULT_CONFIG.auth.oauth, client_id_claim: clientIdClaim };
@@ -102,10 +103,63 @@ describe('identityFromClaims', () => {
 
   it.each([
     ['missing', undefined],
-    ['a string', '2000000000'],
+    ['a string', String(EXP)],
     ['not finite', Infinity],
   ])('refuses a token whose exp is %s', (_what, exp) => {
     expect(refusalOf({ client_id: 'cid', exp })).toBe('the token has no expiry (exp)');
+  });
+});
+
+describe('identityFromClaims: token lifetime bounds', () => {
+  const { clock_tolerance_seconds: leeway, max_token_lifetime_seconds: lifetime } =
+    DEFAULT_CONFIG.auth.oauth;
+  const accept = (claims: Record<string, unknown>) =>
+    identityFromClaims({ client_id: 'cid', ...claims }, ISSUER, config(), NOW).expiresAt;
+  const refuse = (claims: Record<string, unknown>) => {
+    try {
+      identityFromClaims({ client_id: 'cid', ...claims }, ISSUER, config(), NOW);
+    } catch (err) {
+      if (err instanceof TokenRefused) return err.description;
+      throw err;
+    }
+    throw new Error('the claims were accepted');
+  };
+
+  it('accepts iat up to the clock leeway ahead and exp up to the maximum lifetime ahead', () => {
+    expect(accept({ iat: NOW + leeway, exp: NOW + lifetime + leeway })).toBe(
+      NOW + lifetime + leeway,
+    );
+    expect(accept({ exp: EXP })).toBe(EXP);
+  });
+
+  it('refuses a token issued in the future, naming the leeway key', () => {
+    expect(refuse({ iat: NOW + leeway + 1, exp: EXP })).toBe(
+      `the token was issued in the future (iat beyond auth.oauth.clock_tolerance_seconds, ${leeway})`,
+    );
+  });
+
+  it.each([
+    ['a string', 'yesterday'],
+    ['not finite', Infinity],
+  ])('refuses an iat that is %s', (_what, iat) => {
+    expect(refuse({ iat, exp: EXP })).toBe("the token's iat claim is not a number of seconds");
+  });
+
+  it.each([
+    ['one second past the maximum lifetime', NOW + lifetime + leeway + 1],
+    ['1e300', 1e300],
+    ['the largest number', Number.MAX_VALUE],
+  ])('refuses an exp %s, naming the lifetime key', (_what, exp) => {
+    expect(refuse({ exp })).toBe(
+      `the token expires further ahead than auth.oauth.max_token_lifetime_seconds (${lifetime})`,
+    );
+  });
+
+  it('measures the lifetime against the configured maximum', () => {
+    const short = { ...config(), max_token_lifetime_seconds: 300 };
+    expect(() =>
+      identityFromClaims({ client_id: 'cid', exp: NOW + 301 + leeway }, ISSUER, short, NOW),
+    ).toThrow(/max_token_lifetime_seconds \(300\)/);
   });
 });
 

@@ -10,18 +10,17 @@ const FALLBACK_CLIENT_CLAIMS = ['client_id', 'azp', 'sub'] as const;
  * The identity in a validated token's claims (a JWT's payload or an
  * introspection answer). Scopes come from `scope` (RFC 8693/9068, a
  * space-separated string) or `scp` (Entra ID and others, a string or list).
+ * `now` is epoch seconds.
  */
 export function identityFromClaims(
   claims: Record<string, unknown>,
   issuer: string,
   config: OAuthConfig,
+  now = Date.now() / 1000,
 ): VerifiedToken {
   const clientId = clientIdOf(claims, config.client_id_claim);
   const subject = cut(typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : clientId);
-  const exp = claims.exp;
-  if (typeof exp !== 'number' || !Number.isFinite(exp)) {
-    throw new TokenRefused('the token has no expiry (exp)');
-  }
+  const exp = lifetimeChecked(claims, config, now);
   return {
     issuer,
     subject,
@@ -30,6 +29,38 @@ export function identityFromClaims(
     scopes: scopesOf(claims),
     expiresAt: exp,
   };
+}
+
+/**
+ * `exp`, once it and `iat` are within bounds: a token issued in the future or
+ * valid for longer than `max_token_lifetime_seconds` from now would outlive any
+ * revocation or key rotation, so it is refused rather than trusted until then.
+ */
+function lifetimeChecked(
+  claims: Record<string, unknown>,
+  config: OAuthConfig,
+  now: number,
+): number {
+  const { exp, iat } = claims;
+  if (typeof exp !== 'number' || !Number.isFinite(exp)) {
+    throw new TokenRefused('the token has no expiry (exp)');
+  }
+  const tolerance = config.clock_tolerance_seconds;
+  if (iat !== undefined && (typeof iat !== 'number' || !Number.isFinite(iat))) {
+    throw new TokenRefused("the token's iat claim is not a number of seconds");
+  }
+  if (iat !== undefined && iat > now + tolerance) {
+    throw new TokenRefused(
+      `the token was issued in the future (iat beyond auth.oauth.clock_tolerance_seconds, ${tolerance})`,
+    );
+  }
+  const max = config.max_token_lifetime_seconds;
+  if (exp > now + max + tolerance) {
+    throw new TokenRefused(
+      `the token expires further ahead than auth.oauth.max_token_lifetime_seconds (${max})`,
+    );
+  }
+  return exp;
 }
 
 /** Whether `aud` (a string or a list) names the resource. */

@@ -3,7 +3,10 @@ export interface VerifiedToken {
   issuer: string;
   /** `sub`; a token without one (some client-credentials tokens) acts for its client. */
   subject: string;
-  /** The client id governance meters: the configured claim, else client_id, azp, sub. */
+  /**
+   * The client governance meters: the configured claim (else client_id, azp, sub),
+   * named per issuer by OAuthClientNames once the token is verified.
+   */
   clientId: string;
   /** `jti`, when the token has one. */
   tokenId?: string;
