@@ -4,10 +4,9 @@ import { ConfigValidationError } from '../config/config-validation.error';
 import { summarizeConfig } from '../config/config.summary';
 import { GatewayLogger } from '../logging/gateway-logger';
 import { GATEWAY_VERSION } from '../lifecycle/server-info';
+import { EXIT_BAD_CONFIG } from './cli.constants';
 import { loadWithFlags, StartFlags } from './config-options';
 import { printError } from './cli-output';
-
-export const EXIT_BAD_CONFIG = 2;
 
 /** `mcp-server start`: validates the configuration, then serves stdio or HTTP until stopped. */
 export async function start(flags: StartFlags): Promise<void> {

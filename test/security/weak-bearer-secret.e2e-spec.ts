@@ -1,4 +1,4 @@
-import { EXIT_BAD_CONFIG } from '../../src/cli/start.command';
+import { EXIT_BAD_CONFIG } from '../../src/cli/cli.constants';
 import { StdioGatewayProcess } from '../support/stdio-process';
 
 /**
