@@ -184,6 +184,27 @@ export class HttpSchema {
   @IsInt()
   keep_alive_timeout_seconds!: number;
 
+  /**
+   * Node's server.headersTimeout: a connection whose request headers are not
+   * complete this long after it opened (or after its request began) gets 408
+   * and is closed, so a client that dribbles headers cannot hold a connection.
+   */
+  @Default(20)
+  @Min(1)
+  @Max(3600)
+  @IsInt()
+  headers_timeout_seconds!: number;
+
+  /**
+   * Node's server.requestTimeout: a request whose body has not fully arrived
+   * this long after it began gets 408 and is closed; at least headers_timeout_seconds.
+   */
+  @Default(60)
+  @Min(1)
+  @Max(3600)
+  @IsInt()
+  request_timeout_seconds!: number;
+
   @Section(() => CorsSchema)
   cors!: CorsSchema;
 
@@ -315,6 +336,18 @@ export class LimitsSchema {
   @Min(64)
   @IsInt()
   subscription_uri_max_chars!: number;
+
+  /** Open TCP connections on this replica, every peer together (Node's server.maxConnections). */
+  @Default(10_000)
+  @Min(1)
+  @IsInt()
+  connections_total!: number;
+
+  /** Open TCP connections from one peer address (behind a load balancer, the balancer's). */
+  @Default(1_000)
+  @Min(1)
+  @IsInt()
+  connections_per_address!: number;
 
   /** Seconds after SIGTERM/SIGINT at which the process exits whatever is still open. */
   @Default(30)
