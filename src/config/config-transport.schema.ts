@@ -313,6 +313,25 @@ export class LimitsSchema {
   @IsInt()
   argument_max_depth!: number;
 
+  /** Nesting of objects and arrays in one HTTP body or stdio line (a message is level 1), checked before it is parsed. */
+  @Default(64)
+  @Max(1000)
+  @Min(8)
+  @IsInt()
+  message_max_depth!: number;
+
+  /** Object keys across one HTTP body or stdio line, checked before it is parsed. */
+  @Default(20_000)
+  @Min(100)
+  @IsInt()
+  message_max_keys!: number;
+
+  /** Array elements across one HTTP body or stdio line, checked before it is parsed. */
+  @Default(100_000)
+  @Min(100)
+  @IsInt()
+  message_max_array_elements!: number;
+
   /** Open SSE streams (GET /mcp, /mcp/sse, legacy /sse) one client id may hold. */
   @Default(8)
   @Min(1)

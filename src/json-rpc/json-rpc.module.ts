@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ArgumentLimitsService } from './argument-limits.service';
+import { FrameParser } from './frame-parser.service';
 import { BatchLimitsService } from './batch-limits.service';
 import { AuditTrail } from './audit-trail';
 import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
@@ -21,6 +22,7 @@ import { RequestLog } from '../logging/request-log';
   providers: [
     ArgumentLimitsService,
     BatchLimitsService,
+    FrameParser,
     McpMethodRegistry,
     JsonRpcDispatcher,
     JsonRpcErrorMapper,
@@ -31,6 +33,7 @@ import { RequestLog } from '../logging/request-log';
     RequestLog,
   ],
   exports: [
+    FrameParser,
     McpMethodRegistry,
     JsonRpcDispatcher,
     JsonRpcErrorMapper,
