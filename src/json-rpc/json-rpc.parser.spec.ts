@@ -103,7 +103,7 @@ describe('parseFrame', () => {
     const keys = Array.from({ length: LIMITS.message_max_keys }, (_, i) => `"k${i}":0`);
     const withKeys = (n: number) =>
       `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{},"_x":{${keys.slice(0, n - 5).join(',')}}}}`;
-    // jsonrpc, id, method, params, name, arguments, _x: 7 keys besides the filler.
+    // n + 2 keys in all: n - 5 in the filler, 7 in the envelope (jsonrpc ... arguments, _x).
     expect(parseFrame(withKeys(LIMITS.message_max_keys - 2)).kind).toBe('single');
     expect(parseFrame(withKeys(LIMITS.message_max_keys - 1))).toMatchObject({
       kind: 'unparseable',
