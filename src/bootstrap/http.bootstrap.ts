@@ -8,6 +8,7 @@ import { AddressInfo } from 'node:net';
 import { AppModule, AppModuleOptions } from '../app.module';
 import { GatewayConfig } from '../config/gateway-config';
 import { ShutdownDeadline } from '../health/shutdown.deadline';
+import { ConnectionCaps } from '../transport/http/connection-caps';
 import { GracefulDrain } from '../transport/http/graceful-drain';
 import { corsOptions } from '../transport/http/cors-options';
 import { McpFrontDoor } from '../transport/http/mcp-front-door';
@@ -18,6 +19,9 @@ const NOT_NEST_SIGNALS = new Set<string>([
   ShutdownSignal.SIGTERM,
   ShutdownSignal.SIGINT,
 ]);
+
+/** How often Node closes connections past the headers or request timeout. */
+const CONNECTIONS_CHECK_INTERVAL_MS = 1_000;
 
 export interface HttpGatewayOptions {
   config: GatewayConfig;
@@ -56,6 +60,7 @@ export async function createHttpGateway(
   // Peer addresses identify clients when no header does; behind a load balancer that is its hop.
   app.set('trust proxy', 'loopback');
   if (config.http.cors.enabled) enableCors(app, config);
+  app.get(ConnectionCaps).install(app.getHttpServer());
   app.get(McpFrontDoor).install(app.getHttpServer() as EventEmitter);
   // SIGHUP reloads (governance rules, upstream registry); Nest's default list would stop the gateway on it.
   // SIGTERM and SIGINT drain first (readiness off, delay, listener closed): GracefulDrain owns them.
@@ -78,8 +83,13 @@ export async function listenHttpGateway(
 ): Promise<AddressInfo> {
   const server = app.getHttpServer() as HttpServer;
   server.keepAliveTimeout = config.http.keep_alive_timeout_seconds * 1000;
-  // A request's headers must be allowed to arrive on a connection kept that long.
-  server.headersTimeout = Math.max(server.headersTimeout, server.keepAliveTimeout + 1000);
+  // Node counts both from a request's first byte (or the connection's opening), not from keep-alive idle time.
+  server.headersTimeout = config.http.headers_timeout_seconds * 1000;
+  server.requestTimeout = config.http.request_timeout_seconds * 1000;
+  // Node looks for expired requests every 30 s by default: a 1 s headers timeout would last up to 31 s.
+  // A createServer option @types/node does not list as a property; Node reads it when listening starts.
+  (server as HttpServer & { connectionsCheckingInterval: number }).connectionsCheckingInterval =
+    CONNECTIONS_CHECK_INTERVAL_MS;
   await app.listen(config.http.port, config.http.host);
   return server.address() as AddressInfo;
 }

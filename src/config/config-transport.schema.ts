@@ -184,6 +184,27 @@ export class HttpSchema {
   @IsInt()
   keep_alive_timeout_seconds!: number;
 
+  /**
+   * Node's server.headersTimeout: a connection whose request headers are not
+   * complete this long after it opened (or after its request began) gets 408
+   * and is closed, so a client that dribbles headers cannot hold a connection.
+   */
+  @Default(20)
+  @Min(1)
+  @Max(3600)
+  @IsInt()
+  headers_timeout_seconds!: number;
+
+  /**
+   * Node's server.requestTimeout: a request whose body has not fully arrived
+   * this long after it began gets 408 and is closed; at least headers_timeout_seconds.
+   */
+  @Default(60)
+  @Min(1)
+  @Max(3600)
+  @IsInt()
+  request_timeout_seconds!: number;
+
   @Section(() => CorsSchema)
   cors!: CorsSchema;
 
@@ -292,6 +313,25 @@ export class LimitsSchema {
   @IsInt()
   argument_max_depth!: number;
 
+  /** Nesting of objects and arrays in one HTTP body or stdio line (a message is level 1), checked before it is parsed. */
+  @Default(64)
+  @Max(1000)
+  @Min(8)
+  @IsInt()
+  message_max_depth!: number;
+
+  /** Object keys across one HTTP body or stdio line, checked before it is parsed. */
+  @Default(20_000)
+  @Min(100)
+  @IsInt()
+  message_max_keys!: number;
+
+  /** Array elements across one HTTP body or stdio line, checked before it is parsed. */
+  @Default(100_000)
+  @Min(100)
+  @IsInt()
+  message_max_array_elements!: number;
+
   /** Open SSE streams (GET /mcp, /mcp/sse, legacy /sse) one client id may hold. */
   @Default(8)
   @Min(1)
@@ -327,6 +367,18 @@ export class LimitsSchema {
   @Min(4)
   @IsInt()
   resource_uri_max_segments!: number;
+
+  /** Open TCP connections on this replica, every peer together (Node's server.maxConnections). */
+  @Default(10_000)
+  @Min(1)
+  @IsInt()
+  connections_total!: number;
+
+  /** Open TCP connections from one peer address (behind a load balancer, the balancer's). */
+  @Default(1_000)
+  @Min(1)
+  @IsInt()
+  connections_per_address!: number;
 
   /** Seconds after SIGTERM/SIGINT at which the process exits whatever is still open. */
   @Default(30)

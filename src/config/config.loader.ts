@@ -10,6 +10,7 @@ import { CONFIG_PATH_ENV, readEnv } from './config-env.reader';
 import { OTEL_SDK_DISABLED, readOtelEnv } from './config-otel-env.reader';
 import { suggestKey } from './config-key.suggestion';
 import { drainConfigProblems } from './config-drain.check';
+import { httpTimeoutsConfigProblems } from './config-http-timeouts.check';
 import { tracingConfigProblems } from './config-tracing.check';
 import { oauthConfigProblems } from './config-oauth.check';
 import { secretConfigProblems } from './config-secrets.check';
@@ -153,6 +154,7 @@ export function loadGatewayConfigWithSource(
   checkTlsFiles(shape.ok ? shape.config : merged, cwd, originOf, problems);
   if (shape.ok) problems.push(...oauthConfigProblems(shape.config.auth, originOf));
   if (shape.ok) problems.push(...drainConfigProblems(shape.config, originOf));
+  if (shape.ok) problems.push(...httpTimeoutsConfigProblems(shape.config, originOf));
   if (shape.ok) problems.push(...alertsConfigProblems(shape.config.alerts, env, originOf));
   if (shape.ok) problems.push(...tracingConfigProblems(shape.config.tracing, originOf));
   problems.push(...secretConfigProblems(env));

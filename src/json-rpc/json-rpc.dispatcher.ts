@@ -18,7 +18,7 @@ import { ResourceUriLimitsService } from './resource-uri-limits.service';
 import { BatchLimitsService } from './batch-limits.service';
 import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
 import { RpcErrorReply } from './json-rpc-exception.filter';
-import { parseFrame } from './json-rpc.parser';
+import { FrameParser } from './frame-parser.service';
 import { prepareResponse } from './json-rpc.serializer';
 import { failure, invalidRequest, success } from './json-rpc.responses';
 import {
@@ -87,10 +87,11 @@ export class JsonRpcDispatcher {
     private readonly inputRounds: InputRounds,
     private readonly tracer: RequestTracer,
     private readonly requestLog: RequestLog,
+    private readonly frames: FrameParser,
   ) {}
 
   dispatchFrame(raw: string | Buffer, inbound: InboundContext): Promise<DispatchResult> {
-    return this.dispatchParsed(parseFrame(raw), inbound);
+    return this.dispatchParsed(this.frames.parse(raw), inbound);
   }
 
   /**

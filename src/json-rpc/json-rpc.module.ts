@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ArgumentLimitsService } from './argument-limits.service';
 import { ResourceUriLimitsService } from './resource-uri-limits.service';
+import { FrameParser } from './frame-parser.service';
 import { BatchLimitsService } from './batch-limits.service';
 import { AuditTrail } from './audit-trail';
 import { JsonRpcErrorMapper } from './json-rpc-error.mapper';
@@ -23,6 +24,7 @@ import { RequestLog } from '../logging/request-log';
     ArgumentLimitsService,
     ResourceUriLimitsService,
     BatchLimitsService,
+    FrameParser,
     McpMethodRegistry,
     JsonRpcDispatcher,
     JsonRpcErrorMapper,
@@ -33,6 +35,7 @@ import { RequestLog } from '../logging/request-log';
     RequestLog,
   ],
   exports: [
+    FrameParser,
     McpMethodRegistry,
     JsonRpcDispatcher,
     JsonRpcErrorMapper,

@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { ErrorCode } from '../errors/error-code';
-import { MAX_MESSAGE_DEPTH, parseFrame, validateMessage } from './json-rpc.parser';
-import { InboundEntry, JsonRpcMessage } from './json-rpc.types';
+import { DEFAULT_CONFIG } from '../config/config.defaults';
+import { MessageShapeLimits, parseFrame as parseWith, validateMessage } from './json-rpc.parser';
+import { InboundEntry, InboundFrame, JsonRpcMessage } from './json-rpc.types';
+
+const LIMITS: MessageShapeLimits = DEFAULT_CONFIG.limits;
+const parseFrame = (raw: string | Buffer): InboundFrame => parseWith(raw, LIMITS);
 
 function single(raw: string): InboundEntry {
   const frame = parseFrame(raw);
@@ -67,23 +71,52 @@ describe('parseFrame', () => {
     expect(badId.kind === 'invalid' && badId.response.id).toBeNull();
   });
 
-  it(`accepts ${MAX_MESSAGE_DEPTH} levels of nesting and refuses one more with -32600`, () => {
+  it('accepts limits.message_max_depth levels of nesting and refuses one more, unparsed, naming the limit', () => {
     // The message object is level 1; params is level 2; the chain fills the rest.
     const nested = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
     const message = (levels: number) =>
       `{"jsonrpc":"2.0","id":"deep","method":"ping","params":${nested(levels - 1)}}`;
-    expect(single(message(MAX_MESSAGE_DEPTH)).kind).toBe('request');
-    const refused = single(message(MAX_MESSAGE_DEPTH + 1));
-    expect(refused.kind === 'invalid' && refused.response).toMatchObject({
-      id: 'deep',
-      error: { code: ErrorCode.InvalidRequest, message: expect.stringContaining('nesting') },
+    const max = LIMITS.message_max_depth;
+    expect(single(message(max)).kind).toBe('request');
+    expect(parseFrame(`[${message(max)}]`).kind).toBe('batch');
+    const refused = parseFrame(message(max + 1));
+    expect(refused).toMatchObject({
+      kind: 'unparseable',
+      limit: 'message_max_depth',
+      response: {
+        id: null,
+        error: {
+          code: ErrorCode.InvalidRequest,
+          data: { limit: 'limits.message_max_depth', max, retryable: false },
+        },
+      },
     });
   });
 
-  it('checks nesting without recursion (a million levels do not overflow the stack)', () => {
+  it('refuses a million levels of nesting before parsing (no stack overflow, no value built)', () => {
     const depth = 1_000_000;
     const raw = `{"jsonrpc":"2.0","method":"n","params":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
-    expect(invalidCode(single(raw))).toBe(ErrorCode.InvalidRequest);
+    expect(parseFrame(raw)).toMatchObject({ kind: 'unparseable', limit: 'message_max_depth' });
+  });
+
+  it('counts keys and array elements in every part of the message, not only arguments', () => {
+    const keys = Array.from({ length: LIMITS.message_max_keys }, (_, i) => `"k${i}":0`);
+    const withKeys = (n: number) =>
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{},"_x":{${keys.slice(0, n - 5).join(',')}}}}`;
+    // n + 2 keys in all: n - 5 in the filler, 7 in the envelope (jsonrpc ... arguments, _x).
+    expect(parseFrame(withKeys(LIMITS.message_max_keys - 2)).kind).toBe('single');
+    expect(parseFrame(withKeys(LIMITS.message_max_keys - 1))).toMatchObject({
+      kind: 'unparseable',
+      limit: 'message_max_keys',
+    });
+    const wide = (n: number) =>
+      `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_x":[${'0,'.repeat(n - 1)}0]}}`;
+    expect(parseFrame(wide(LIMITS.message_max_array_elements)).kind).toBe('single');
+    expect(parseFrame(wide(LIMITS.message_max_array_elements + 1))).toMatchObject({
+      kind: 'unparseable',
+      limit: 'message_max_array_elements',
+      response: { error: { data: { max: LIMITS.message_max_array_elements } } },
+    });
   });
 
   it('validates batch elements one by one', () => {

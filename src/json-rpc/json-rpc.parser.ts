@@ -1,41 +1,75 @@
+import { findJsonTextBreach, JsonTextLimit } from '../common/json-text-shape';
+import { LimitsConfig } from '../config/gateway-config';
 import { ErrorCode } from '../errors/error-code';
+import { limitExceeded } from '../errors/limit-exceeded';
 import { failure, invalidRequest } from './json-rpc.responses';
 import { InboundEntry, InboundFrame, JsonRpcId } from './json-rpc.types';
+
+export type MessageShapeLimits = Pick<
+  LimitsConfig,
+  'message_max_depth' | 'message_max_keys' | 'message_max_array_elements'
+>;
+
+const BATCH_START = /^[ \t\n\r]*\[/;
+
+const SHAPE_LIMIT_NAMES: Record<JsonTextLimit, keyof MessageShapeLimits> = {
+  maxDepth: 'message_max_depth',
+  maxKeys: 'message_max_keys',
+  maxArrayElements: 'message_max_array_elements',
+};
+
+const SHAPE_LIMIT_SUBJECTS: Record<JsonTextLimit, string> = {
+  maxDepth: 'the nesting of the message',
+  maxKeys: 'the object keys in the message',
+  maxArrayElements: 'the array elements in the message',
+};
 
 /**
  * Turns one transport frame (an HTTP body or a stdio line) into validated
  * JSON-RPC entries. Never throws: every defect becomes the error response the
  * spec prescribes, so a transport can always answer something well-formed.
+ * The text's depth, keys and array elements are bounded before JSON.parse
+ * builds anything (limits.message_*), in every part of the message.
  */
-export function parseFrame(raw: string | Buffer): InboundFrame {
+export function parseFrame(raw: string | Buffer, limits: MessageShapeLimits): InboundFrame {
   const text = typeof raw === 'string' ? raw : decodeUtf8(raw);
   if (text === undefined) {
     return { kind: 'unparseable', response: parseError('body is not valid UTF-8') };
   }
+  // A batch's array is one level more than its messages.
+  const batchLevel = BATCH_START.test(text) ? 1 : 0;
+  const passed = findJsonTextBreach(text, {
+    maxDepth: limits.message_max_depth + batchLevel,
+    maxKeys: limits.message_max_keys,
+    maxArrayElements: limits.message_max_array_elements,
+  });
+  if (passed !== undefined) return shapeRefusal(passed, limits);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
     return { kind: 'unparseable', response: parseError((err as Error).message) };
   }
-  // Nesting deeper than the limit takes an opening and a closing bracket per level: a shorter
-  // text cannot hold it, and the walk over every parsed node is skipped.
-  const mayBeDeep = text.length > 2 * MAX_MESSAGE_DEPTH;
   if (Array.isArray(value)) {
     if (value.length === 0) {
       return { kind: 'unparseable', response: invalidRequest(null, 'empty batch') };
     }
-    return { kind: 'batch', entries: value.map((element) => validateMessage(element, mayBeDeep)) };
+    return { kind: 'batch', entries: value.map((element) => validateMessage(element)) };
   }
-  return { kind: 'single', entry: validateMessage(value, mayBeDeep) };
+  return { kind: 'single', entry: validateMessage(value) };
 }
 
-/**
- * Deepest nesting of arrays and objects accepted in one message (the message
- * object itself is level 1). Deeper messages are refused with -32600 before
- * any handler, validator or serializer recurses through them and runs out of stack.
- */
-export const MAX_MESSAGE_DEPTH = 1000;
+/** One -32600 for the whole frame, naming the limit; nothing of it was parsed. */
+function shapeRefusal(passed: JsonTextLimit, limits: MessageShapeLimits): InboundFrame {
+  const limit = SHAPE_LIMIT_NAMES[passed];
+  const max = limits[limit];
+  const error = limitExceeded(ErrorCode.InvalidRequest, limit, max, SHAPE_LIMIT_SUBJECTS[passed]);
+  const response = failure(null, error.code, `Invalid Request: ${error.message}`, {
+    ...error.data,
+    retryable: false,
+  });
+  return { kind: 'unparseable', response, limit };
+}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -61,10 +95,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * Validates one element; the id is echoed on errors only when it is itself
- * valid. `mayBeDeep` false: the caller knows the message is too short to nest
- * past MAX_MESSAGE_DEPTH.
+ * valid. Its depth was bounded before parsing (limits.message_max_depth).
  */
-export function validateMessage(value: unknown, mayBeDeep = true): InboundEntry {
+export function validateMessage(value: unknown): InboundEntry {
   if (!isPlainObject(value)) {
     return invalid(null, 'message must be a JSON object');
   }
@@ -76,9 +109,6 @@ export function validateMessage(value: unknown, mayBeDeep = true): InboundEntry 
   if (hasId && !isValidId(value.id)) {
     return invalid(null, 'id must be a string or an integer (null is not allowed)');
   }
-  if (mayBeDeep && exceedsDepth(value, MAX_MESSAGE_DEPTH)) {
-    return invalid(echoId, `message nesting exceeds ${MAX_MESSAGE_DEPTH} levels`);
-  }
   if ('method' in value) {
     return validateCall(value, echoId, hasId);
   }
@@ -86,19 +116,6 @@ export function validateMessage(value: unknown, mayBeDeep = true): InboundEntry 
     return validateResponse(value, echoId as JsonRpcId);
   }
   return invalid(echoId, 'method is required');
-}
-
-/** Iterative, so that the check itself cannot overflow the stack. */
-function exceedsDepth(message: Record<string, unknown>, limit: number): boolean {
-  const pending: Array<[object, number]> = [[message, 1]];
-  while (pending.length > 0) {
-    const [node, depth] = pending.pop()!;
-    if (depth > limit) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (typeof child === 'object' && child !== null) pending.push([child as object, depth + 1]);
-    }
-  }
-  return false;
 }
 
 function validateCall(

@@ -1,3 +1,4 @@
+import { LimitName } from '../errors/limit-exceeded';
 /** JSON-RPC 2.0 message shapes as MCP uses them (ids are strings or integers). */
 export type JsonRpcId = string | number;
 export type JsonRpcParams = Record<string, unknown>;
@@ -47,7 +48,8 @@ export type InboundEntry =
 export type InboundFrame =
   | { kind: 'single'; entry: InboundEntry }
   | { kind: 'batch'; entries: InboundEntry[] }
-  | { kind: 'unparseable'; response: JsonRpcFailure };
+  /** `limit`: the limits.message_* key the frame passed, when that is why it was not parsed. */
+  | { kind: 'unparseable'; response: JsonRpcFailure; limit?: LimitName };
 
 export function isFailure(response: JsonRpcResponse): response is JsonRpcFailure {
   return 'error' in response;

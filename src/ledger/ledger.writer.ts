@@ -11,6 +11,14 @@ interface PendingRow {
   reject(err: unknown): void;
 }
 
+/** The commit failure no commit has followed yet. */
+export interface LedgerCommitFailure {
+  /** Client-safe: no paths, no SQL. */
+  reason: string;
+  /** Epoch ms of the latest failed commit. */
+  at: number;
+}
+
 export interface LedgerWriterStats {
   /** Commits attempted (each one multi-row INSERT, one transaction). */
   batches: number;
@@ -41,6 +49,7 @@ export class LedgerWriter {
   private readonly logger = new Logger('LedgerWriter');
   /** Rows refused since commits began failing; 0 while they succeed. */
   private failingRows = 0;
+  private lastFailure?: LedgerCommitFailure;
 
   constructor(
     private readonly store: LedgerStore,
@@ -50,6 +59,11 @@ export class LedgerWriter {
   /** True from a failed commit until one succeeds (read by the ledger_unwritable alert). */
   get failing(): boolean {
     return this.failingRows > 0;
+  }
+
+  /** The latest failed commit while no commit has succeeded since, else undefined (read by readiness). */
+  get failure(): LedgerCommitFailure | undefined {
+    return this.failingRows > 0 ? this.lastFailure : undefined;
   }
 
   record(row: LedgerRow): Promise<void> {
@@ -101,6 +115,7 @@ export class LedgerWriter {
         });
       }
       this.failingRows += batch.length;
+      this.lastFailure = { reason: error.message, at: Date.now() };
       for (const pending of batch) pending.reject(error);
       return;
     } finally {

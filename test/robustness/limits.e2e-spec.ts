@@ -36,50 +36,38 @@ const GATEWAY_ENV = {
   MCP_SERVER_LEDGER_ENABLED: 'false',
   // The task store lives beside the ledger's path: a temp one, not ./data shared with other suites.
   MCP_SERVER_LEDGER_SQLITE_PATH: tempLedgerPath(),
+  // The 1,000 concurrent connections below come from one address, with the suite's own beside them.
+  MCP_SERVER_LIMITS_CONNECTIONS_PER_ADDRESS: '2000',
 };
 
 const deepObject = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 const deepArray = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
 /** Deep frames and what each must get: a clear error (or an answer), never a crash. */
-const DEEP_FRAMES: Array<{ title: string; frame: string; id: string | null; code: number }> = [
-  {
-    title: 'a batch holding 10,000 nested arrays',
-    frame: deepArray(DEPTH),
-    id: null,
-    code: -32600,
-  },
+/** Refused before parsing, whatever the method or validity: -32600, id null, naming limits.message_max_depth. */
+const DEEP_FRAMES: Array<{ title: string; frame: string }> = [
+  { title: 'a batch holding 10,000 nested arrays', frame: deepArray(DEPTH) },
   {
     title: 'ping with params nested 10,000 deep',
     frame: `{"jsonrpc":"2.0","id":"deep-ping","method":"ping","params":{"x":${deepObject(DEPTH)}}}`,
-    id: 'deep-ping',
-    code: -32600,
   },
   {
     title: 'logging/setLevel with a level nested 10,000 deep',
     frame: `{"jsonrpc":"2.0","id":"deep-level","method":"logging/setLevel","params":{"level":${deepObject(DEPTH)}}}`,
-    id: 'deep-level',
-    code: -32600,
   },
   {
     title: 'fixture/echo of params nested 10,000 deep',
     frame: `{"jsonrpc":"2.0","id":"deep-echo","method":"fixture/echo","params":{"x":${deepArray(DEPTH)}}}`,
-    id: 'deep-echo',
-    code: -32600,
   },
-  {
-    title: 'an object nested 10,000 deep (no jsonrpc member)',
-    frame: deepObject(DEPTH),
-    id: null,
-    code: -32600,
-  },
-  {
-    title: '10,000 opening brackets and no closing ones',
-    frame: '['.repeat(DEPTH),
-    id: null,
-    code: -32700,
-  },
+  { title: 'an object nested 10,000 deep (no jsonrpc member)', frame: deepObject(DEPTH) },
+  { title: '10,000 opening brackets and no closing ones', frame: '['.repeat(DEPTH) },
 ];
+
+/** The refusal of a frame nested past limits.message_max_depth. */
+function expectTooDeep(body: unknown): void {
+  const error = expectError(body, null, -32600);
+  expect(error.data).toMatchObject({ limit: 'limits.message_max_depth', max: 64 });
+}
 
 function expectError(body: unknown, id: string | null, code: number): Json {
   const response = (Array.isArray(body) ? body[0] : body) as Json;
@@ -159,11 +147,10 @@ describe('limits over Streamable HTTP', () => {
     await expectHealthy();
   }, 60_000);
 
-  it.each(DEEP_FRAMES)('answers $title with $code and stays up', async ({ frame, id, code }) => {
+  it.each(DEEP_FRAMES)('refuses $title before parsing and stays up', async ({ frame }) => {
     const answer = await postMcp(gateway.baseUrl, Buffer.from(frame), headers());
-    expect(answer.status).toBe(code === -32700 ? 400 : 200);
-    const error = expectError(JSON.parse(answer.text), id, code);
-    if (code === -32600 && id !== null) expect(error.message).toMatch(/nesting exceeds 1000/);
+    expect(answer.status).toBe(400);
+    expectTooDeep(JSON.parse(answer.text));
     await expectHealthy();
   });
 
@@ -174,11 +161,10 @@ describe('limits over Streamable HTTP', () => {
     expect(alone.status).toBe(400);
     expect(alone.sessionId).toBeNull();
     expectError(JSON.parse(alone.text), null, -32600);
-    // On a session: the nesting itself is named.
+    // On a session too: refused before parsing, naming the limit.
     const onSession = await postMcp(gateway.baseUrl, Buffer.from(frame), headers());
-    expect(onSession.status).toBe(200);
-    const error = expectError(JSON.parse(onSession.text), 'deep-init', -32600);
-    expect(error.message).toMatch(/nesting exceeds 1000/);
+    expect(onSession.status).toBe(400);
+    expectTooDeep(JSON.parse(onSession.text));
     expect(gateway.stderr).not.toContain('Maximum call stack size exceeded');
   });
 
@@ -454,10 +440,10 @@ describe('limits over stdio', () => {
     expect(memory.peakGrowth).toBeLessThan(RSS_BOUND);
   }, 90_000);
 
-  it.each(DEEP_FRAMES)('answers $title with $code and stays up', async ({ frame, id, code }) => {
+  it.each(DEEP_FRAMES)('refuses $title before parsing and stays up', async ({ title, frame }) => {
     const start = gateway.stdoutLines.length;
     gateway.send(frame);
-    const pingId = `after-${id ?? 'null'}-${code}`;
+    const pingId = `after-${title}`;
     const ping = await gateway.request('ping', undefined, pingId);
     expect(ping).toEqual({ jsonrpc: '2.0', id: pingId, result: {} });
     // Lines are dispatched concurrently: the ping may overtake the deep frame's answer.
@@ -470,8 +456,7 @@ describe('limits over stdio', () => {
     while (answers().length === 0 && Date.now() < deadline) await delay(10);
     await delay(50);
     expect(answers()).toHaveLength(1);
-    const error = expectError(answers()[0], id, code);
-    if (code === -32600 && id !== null) expect(error.message).toMatch(/nesting exceeds 1000/);
+    expectTooDeep(answers()[0]);
     expect(gateway.child.exitCode).toBeNull();
   });
 

@@ -1,9 +1,11 @@
 /**
  * Finding 2 of issue #21: one tools/call whose arguments carried 300,000
  * unknown keys froze the event loop for a minute (quadratic validation) and
- * drew a 33 MB error. Now arguments are measured against limits.argument_*
- * before anything walks them, validation is linear, and the error lists a
- * bounded number of problems. Real gateways, loopback only.
+ * drew a 33 MB error. Now a message with that many keys is refused before it
+ * is parsed (limits.message_*), arguments under those limits are measured
+ * against limits.argument_* before anything walks them, validation is
+ * linear, and the error lists a bounded number of problems. Real gateways,
+ * loopback only.
  */
 import { HttpGatewayChild } from '../support/http-child';
 import { SessionPoster } from '../support/session-poster';
@@ -82,34 +84,50 @@ describe('argument freeze (issue #21, finding 2) over HTTP', () => {
 
   const refusals = (limit: string) => limitRefusals(gateway.baseUrl, limit);
 
-  it('refuses 300,000 unknown keys to a DTO tool at once, naming the limit, while /health answers', async () => {
-    const before = await refusals('argument_max_keys');
+  it('refuses 300,000 unknown keys to a DTO tool at once, unparsed, naming limits.message_max_keys, while /health answers', async () => {
+    const before = await refusals('message_max_keys');
     const body = toolCall('flood', 'fx_counted', unknownKeys(300_000));
     expect(Buffer.byteLength(body)).toBeLessThan(4 * 1024 * 1024);
     // Three at once, as an attacker would; each was a minute of frozen event loop.
     const answers = await whileProbingHealth(Promise.all([post(body), post(body), post(body)]));
     for (const answer of answers) {
-      const error = errorOf(answer, 'flood');
-      expect(error.code).toBe(-32602);
-      expect(error.message).toContain('limits.argument_max_keys (10000)');
-      expect(error.data).toMatchObject({ limit: 'limits.argument_max_keys', max: 10_000 });
+      // Refused before parsing: the id is not known.
+      expect(answer.status).toBe(400);
+      const { id, error } = JSON.parse(answer.text) as { id: unknown; error: RpcError };
+      expect(id).toBeNull();
+      expect(error.code).toBe(-32600);
+      expect(error.data).toMatchObject({ limit: 'limits.message_max_keys', max: 20_000 });
       expect(Buffer.byteLength(answer.text)).toBeLessThan(SMALL_ANSWER_BYTES);
     }
-    expect(await refusals('argument_max_keys')).toBe(before + 3);
+    expect(await refusals('message_max_keys')).toBe(before + 3);
+  });
+
+  it('refuses 15,000 unknown keys (under limits.message_max_keys) with -32602 naming limits.argument_max_keys', async () => {
+    const before = await refusals('argument_max_keys');
+    const answer = await whileProbingHealth(
+      post(toolCall('flood', 'fx_counted', unknownKeys(15_000))),
+    );
+    const error = errorOf(answer, 'flood');
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain('limits.argument_max_keys (10000)');
+    expect(error.data).toMatchObject({ limit: 'limits.argument_max_keys', max: 10_000 });
+    expect(Buffer.byteLength(answer.text)).toBeLessThan(SMALL_ANSWER_BYTES);
+    expect(await refusals('argument_max_keys')).toBe(before + 1);
   });
 
   it.each<[string, string, unknown]>([
     [
-      '300,000 keys spread over nested objects',
+      '15,000 keys spread over nested objects',
       'argument_max_keys',
-      { a: unknownKeys(150_000), b: { c: unknownKeys(150_000) } },
+      { a: unknownKeys(7_500), b: { c: unknownKeys(7_500) } },
     ],
-    ['arguments nested 500 deep', 'argument_max_depth', { owner: deep(500) }],
+    // Deeper than limits.message_max_depth (64) would be refused before parsing.
+    ['arguments nested 40 deep', 'argument_max_depth', { owner: deep(40) }],
     ['a 3 MiB string', 'argument_max_bytes', { name: 'x'.repeat(3 * 1024 * 1024) }],
     [
-      'an array of 200,000 numbers',
+      'an array of 90,000 large numbers',
       'argument_max_bytes',
-      { tags: new Array(200_000).fill(123456) },
+      { tags: new Array(90_000).fill(123456789012) },
     ],
   ])('refuses %s with -32602 naming limits.%s', async (_title, limit, args) => {
     const answer = await whileProbingHealth(post(toolCall('shape', 'fx_counted', args)));
@@ -157,7 +175,7 @@ describe('argument freeze (issue #21, finding 2) over HTTP', () => {
   });
 
   it('ledgers the refused tools/call like any invalid-params answer, without its arguments', async () => {
-    await post(toolCall('ledgered', 'fx_counted', unknownKeys(20_000)));
+    await post(toolCall('ledgered', 'fx_counted', unknownKeys(15_000)));
     const db = openSettledLedger(ledgerPath);
     try {
       const row = db
@@ -182,7 +200,7 @@ describe('argument freeze (issue #21, finding 2) over HTTP', () => {
         jsonrpc: '2.0',
         id: 'prompt',
         method: 'prompts/get',
-        params: { name: 'fx_greet', arguments: unknownKeys(300_000) },
+        params: { name: 'fx_greet', arguments: unknownKeys(15_000) },
       }),
     );
     expect(errorOf(prompt, 'prompt')).toMatchObject({
@@ -197,7 +215,7 @@ describe('argument freeze (issue #21, finding 2) over HTTP', () => {
         params: {
           ref: { type: 'ref/prompt', name: 'fx_greet' },
           argument: { name: 'style', value: '' },
-          context: { arguments: unknownKeys(300_000) },
+          context: { arguments: unknownKeys(15_000) },
         },
       }),
     );
@@ -219,10 +237,10 @@ describe('argument freeze (issue #21, finding 2) over HTTP', () => {
 describe('argument freeze (issue #21, finding 2) over stdio', () => {
   afterAll(() => killAllGateways(), 30_000);
 
-  it('refuses 300,000 unknown keys naming the limit, then answers ping', async () => {
+  it('refuses 15,000 unknown keys naming the limit, then answers ping', async () => {
     const gateway = await spawnTracked({ fixtures: true });
     await gateway.initialize();
-    gateway.send(toolCall('flood', 'fx_counted', unknownKeys(300_000)));
+    gateway.send(toolCall('flood', 'fx_counted', unknownKeys(15_000)));
     gateway.send({ jsonrpc: '2.0', id: 'after', method: 'ping' });
     const refused = await gateway.waitFor((m) => m.id === 'flood', 20_000);
     expect(refused.error).toMatchObject({

@@ -109,3 +109,35 @@ describe('no Host check on a non-loopback bind (probes by service name)', () => 
     }
   });
 });
+
+describe('Host check on a bind to another loopback address (127.0.0.2)', () => {
+  let gateway: HttpGatewayHandle;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    gateway = await startHttpGateway({ config: { http: { host: '127.0.0.2' } } });
+    baseUrl = `http://127.0.0.2:${new URL(gateway.baseUrl).port}`;
+  });
+
+  afterAll(() => gateway?.close());
+
+  const get = (path: string, host: string) =>
+    httpRequest(`${baseUrl}${path}`, { headers: { host } });
+
+  it('refuses a rebound Host on every GET route', async () => {
+    for (const path of ['/health', '/health/ready', '/metrics', '/admin/governance/stats']) {
+      const answer = await get(path, REBOUND_HOST);
+      expect(answer.status).toBe(403);
+      expect(JSON.parse(answer.text)).toMatchObject({
+        error: { message: expect.stringContaining(`Host "${REBOUND_HOST}" is not allowed`) },
+      });
+    }
+  });
+
+  it('answers to its own address and the local names', async () => {
+    const port = new URL(baseUrl).port;
+    for (const host of [`127.0.0.2:${port}`, 'localhost', `127.0.0.1:${port}`, '[::1]']) {
+      expect((await get('/health', host)).status).toBe(200);
+    }
+  });
+});

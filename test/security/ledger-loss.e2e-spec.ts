@@ -33,6 +33,8 @@ jest.setTimeout(30_000);
 
 type Answer = 'acknowledged' | 'refused';
 
+const ADMIN_TOKEN = 'ledger-loss-admin-token';
+
 /** What a call the ledger cannot record is answered. */
 const refusal = {
   code: -32603,
@@ -56,6 +58,7 @@ class LedgerRun {
       MCP_SERVER_HTTP_HOST: '127.0.0.1',
       MCP_SERVER_HTTP_PORT: '0',
       MCP_SERVER_LEDGER_SQLITE_PATH: ledgerPath,
+      MCP_SERVER_ADMIN_TOKEN: ADMIN_TOKEN,
     });
     running.add(gateway);
     const client = await HttpClient.open(gateway.baseUrl, { id: 'ledger-loss' });
@@ -107,6 +110,14 @@ class LedgerRun {
     }
     this.answers.set(id, answer);
     return answer;
+  }
+
+  /** An admin API read (GET), with the admin token. */
+  async admin(path: string): Promise<{ status: number; body: Json }> {
+    const res = await fetch(`${this.gateway.baseUrl}/admin${path}`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    return { status: res.status, body: (await res.json()) as Json };
   }
 
   async ready(): Promise<{ status: number; body: Json }> {
@@ -256,9 +267,22 @@ describe('disk full under the ledger (a small tmpfs)', () => {
     // Full: an append fits in what is left of the journal's last page, or stops part way.
     const whileFull = await run.calls(120);
     expect(whileFull).toContain('refused');
+    // Readiness and the admin API say the ledger is down while its last commit failed.
+    await run.callUntilRefused(5_000);
+    await expectNotReady(run, /the last commit failed .* none has succeeded since/);
+    for (const path of ['/governance/clients/ledger-loss', '/governance/stats', '/ledger']) {
+      expect(await run.admin(path)).toEqual({
+        status: 503,
+        body: expect.objectContaining({
+          message: expect.stringMatching(/^the ledger cannot be read/),
+          reason: 'ledger_unavailable',
+        }),
+      });
+    }
     rmSync(filler);
     expect(await run.calls(60)).not.toContain('refused');
     expect((await run.ready()).status).toBe(200);
+    expect((await run.admin('/governance/clients/ledger-loss')).status).toBe(200);
     expect(await run.counter('mcp_ledger_write_failures_total')).toBe(run.refused());
 
     await run.stop();

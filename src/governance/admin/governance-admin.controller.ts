@@ -5,9 +5,11 @@ import {
   ApiExtraModels,
   ApiOkResponse,
   ApiOperation,
+  ApiServiceUnavailableResponse,
 } from '@nestjs/swagger';
 import { Request } from 'express';
 import { AdminController } from '../../admin/admin-controller.decorator';
+import { readLedger } from '../../admin/admin-ledger-read';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig, GovernanceConfig } from '../../config/gateway-config';
 import { GovernanceRules } from '../rules/governance-rules';
@@ -38,15 +40,17 @@ export class GovernanceAdminController {
     summary: 'Usage of every client this month: calls, spend, budget, denials, top tools',
   })
   @ApiOkResponse({ type: GovernanceStatsDto })
+  @ApiServiceUnavailableResponse({ description: 'The ledger cannot be read' })
   getStats(): Promise<GovernanceStatsDto> {
-    return this.stats.stats();
+    return readLedger('usage', () => this.stats.stats());
   }
 
   @Get('clients/:id')
   @ApiOperation({ summary: "One client's usage and the quota and visibility that apply to it" })
   @ApiOkResponse({ type: ClientGovernanceDto })
+  @ApiServiceUnavailableResponse({ description: 'The ledger cannot be read' })
   getClient(@Param('id') id: string): Promise<ClientGovernanceDto> {
-    return this.stats.client(id);
+    return readLedger('usage', () => this.stats.client(id));
   }
 
   @Get('rules')

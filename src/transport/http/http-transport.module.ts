@@ -2,6 +2,7 @@ import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/c
 import { HealthModule } from '../../health/health.module';
 import { ToolRegistryModule } from '../../tools/tool-registry.module';
 import { ReplicaHeartbeat } from '../../session/shared/replica-heartbeat';
+import { ConnectionCaps } from './connection-caps';
 import { GracefulDrain } from './graceful-drain';
 import { HttpSessionLookup } from './http-session.lookup';
 import { IdleConnectionsDrain } from './idle-connections.drain';
@@ -38,6 +39,7 @@ import { StreamableHttpController } from './streamable-http.controller';
     McpPostHandler,
     StatelessPostHandler,
     McpFrontDoor,
+    ConnectionCaps,
     IdleConnectionsDrain,
     GracefulDrain,
   ],

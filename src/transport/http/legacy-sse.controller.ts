@@ -1,7 +1,7 @@
 import { Controller, Get, Logger, Post, Query, Req, Res } from '@nestjs/common';
 import { Request, Response } from 'express';
 import { JsonRpcDispatcher } from '../../json-rpc/json-rpc.dispatcher';
-import { parseFrame } from '../../json-rpc/json-rpc.parser';
+import { FrameParser } from '../../json-rpc/frame-parser.service';
 import { SessionRegistry } from '../../session/session.registry';
 import { traceparentOf } from './http-headers';
 import { sendJson } from './http-reply';
@@ -26,6 +26,7 @@ export class LegacySseController {
     private readonly lookup: HttpSessionLookup,
     private readonly hub: SseHub,
     private readonly scopes: CallScopeCheck,
+    private readonly frames: FrameParser,
   ) {}
 
   @Get('sse')
@@ -63,7 +64,7 @@ export class LegacySseController {
     const found = await this.lookup.require(req, res, 'legacy-sse', sessionId);
     if (!found) return;
     const { session, caller } = found;
-    const frame = parseFrame(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+    const frame = this.frames.parse(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
     const traceparent = traceparentOf(req);
     if (frame.kind === 'unparseable') {
       return sendJson(res, 400, this.dispatcher.refuse(frame.response, traceparent, session));

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { isThenable } from '../../common/is-thenable';
 import { JsonRpcDispatcher } from '../../json-rpc/json-rpc.dispatcher';
-import { parseFrame } from '../../json-rpc/json-rpc.parser';
+import { FrameParser } from '../../json-rpc/frame-parser.service';
 import { allowsBatching } from '../../json-rpc/protocol-version';
 import { InboundEntry, InboundFrame, isFailure, JsonRpcId } from '../../json-rpc/json-rpc.types';
 import { McpSession } from '../../session/mcp-session';
@@ -36,10 +36,11 @@ export class McpPostHandler {
     private readonly scopes: CallScopeCheck,
     private readonly stateless: StatelessPostHandler,
     private readonly postStreams: PostStreamRecords,
+    private readonly frames: FrameParser,
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const frame = parseFrame(rawBodyOf(req));
+    const frame = this.frames.parse(rawBodyOf(req));
     if (isStatelessFrame(req, frame)) return this.stateless.handle(req, res, frame);
     if (!this.lookup.checkProtocolVersion(req, res)) return;
     const traceparent = traceparentOf(req);

@@ -3,13 +3,12 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
 import { sendHttpError } from './http-reply';
-import { isLoopbackBind } from './loopback-bind';
-const LOOPBACK_HOSTNAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+import { canonicalHostName, isLoopbackBind, loopbackHostNames } from './loopback-bind';
 
 /**
  * DNS-rebinding defence from the MCP spec: a browser page on a foreign origin
- * must not reach the gateway, and a loopback-bound gateway only answers to
- * loopback Host names. Refusals are 403 with a JSON-RPC error body. The Host
+ * must not reach the gateway, and a gateway bound to any loopback address only
+ * answers to the local names, its own address and http.allowed_hosts. Refusals are 403 with a JSON-RPC error body. The Host
  * check runs on every route (McpFrontDoor calls admitHost before any
  * routing); the Origin check on the MCP routes.
  */
@@ -18,11 +17,13 @@ export class OriginMiddleware implements NestMiddleware {
   private readonly allowedOrigins: Set<string>;
   private readonly checkHost: boolean;
   private readonly allowedHosts: Set<string>;
+  private readonly loopbackHosts: Set<string>;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     this.allowedOrigins = new Set(config.http.cors.allowed_origins);
     this.checkHost = isLoopbackBind(config.http.host);
     this.allowedHosts = new Set(config.http.allowed_hosts.map((h) => h.toLowerCase()));
+    this.loopbackHosts = loopbackHostNames(config.http.host);
   }
 
   use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
@@ -74,6 +75,13 @@ export class OriginMiddleware implements NestMiddleware {
     const hostname = host.startsWith('[')
       ? host.slice(0, host.indexOf(']') + 1)
       : host.split(':')[0];
-    return LOOPBACK_HOSTNAMES.has(hostname) || this.allowedHosts.has(hostname);
+    if (this.loopbackHosts.has(hostname) || this.allowedHosts.has(hostname)) return true;
+    // Another spelling of an accepted name ([0:0::1], 127.1) is read as a browser would write it.
+    const canonical = canonicalHostName(hostname);
+    return (
+      canonical !== undefined &&
+      canonical !== hostname &&
+      (this.loopbackHosts.has(canonical) || this.allowedHosts.has(canonical))
+    );
   }
 }

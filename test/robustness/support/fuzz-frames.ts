@@ -9,8 +9,10 @@
  */
 import fc from 'fast-check';
 import { DEFAULT_CONFIG } from '../../../src/config/config.defaults';
-import { MAX_MESSAGE_DEPTH } from '../../../src/json-rpc/json-rpc.parser';
 import { KNOWN_METHODS } from './jsonrpc-oracle';
+
+/** The fuzzed gateways run with the default limits; sizes are drawn around them. */
+const LIMITS = DEFAULT_CONFIG.limits;
 
 /** `fresh`: the session has not been initialized and must stay so (no valid initialize anywhere). */
 export type FuzzMode = 'fresh' | 'ready';
@@ -68,7 +70,10 @@ export const depthArb = fc.oneof(
   { weight: 3, arbitrary: fc.integer({ min: 1, max: 64 }) },
   {
     weight: 2,
-    arbitrary: fc.integer({ min: MAX_MESSAGE_DEPTH - 3, max: MAX_MESSAGE_DEPTH + 3 }),
+    arbitrary: fc.integer({
+      min: LIMITS.message_max_depth - 3,
+      max: LIMITS.message_max_depth + 3,
+    }),
   },
   { weight: 2, arbitrary: fc.integer({ min: 65, max: 3000 }) },
 );
@@ -528,8 +533,6 @@ const junkTextArb = fc.oneof(
 
 // ---------------------------------------------------------------- huge frames
 
-/** The fuzzed gateways run with the default limits; sizes are drawn around them. */
-const LIMITS = DEFAULT_CONFIG.limits;
 /** A demo tool (DTO-validated) and a demo prompt: neither declares `zz_unknown`. */
 export const HUGE_TARGETS: Record<HugeMethod, string> = {
   'tools/call': 'orders_get',

@@ -6,7 +6,6 @@
  * re-implemented here.
  */
 import { DEFAULT_CONFIG } from '../../../src/config/config.defaults';
-import { MAX_MESSAGE_DEPTH } from '../../../src/json-rpc/json-rpc.parser';
 
 export type JsonRpcIdValue = string | number;
 export type Json = Record<string, unknown>;
@@ -106,12 +105,24 @@ export function classifyFrame(bytes: Uint8Array): FrameClass {
   } catch {
     return { kind: 'unparseable', answer: { id: null, outcomes: [PARSE_ERROR] } };
   }
+  // The gateway bounds the text's shape before it parses it, valid JSON or not.
+  const batchLevel = /^[ \t\n\r]*\[/.test(text) ? 1 : 0;
+  if (textDepth(text) > LIMITS.message_max_depth + batchLevel) {
+    return { kind: 'unparseable', answer: shapeRefused('limits.message_max_depth') };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return { kind: 'unparseable', answer: { id: null, outcomes: [PARSE_ERROR] } };
   }
+  const wide = [
+    ...(keyCount(value) > LIMITS.message_max_keys ? ['limits.message_max_keys'] : []),
+    ...(arrayElementCount(value) > LIMITS.message_max_array_elements
+      ? ['limits.message_max_array_elements']
+      : []),
+  ];
+  if (wide.length > 0) return { kind: 'unparseable', answer: shapeRefused(...wide) };
   if (Array.isArray(value)) {
     // JSON-RPC 2.0: an empty array is an invalid request answered by one error.
     if (value.length === 0) {
@@ -120,6 +131,36 @@ export function classifyFrame(bytes: Uint8Array): FrameClass {
     return { kind: 'batch', values: value };
   }
   return { kind: 'single', value };
+}
+
+/** A frame refused for its shape before it was parsed: one -32600, id null, naming the limit. */
+function shapeRefused(...limits: string[]): Answer {
+  return { id: null, outcomes: [INVALID_REQUEST], limits, mustNameLimit: true };
+}
+
+/** Deepest bracket nesting of a text, strings left out (whether or not it is valid JSON). */
+function textDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (const char of text.replace(/"(?:[^"\\]|\\.)*"?/g, '""')) {
+    if (char === '[' || char === '{') max = Math.max(max, ++depth);
+    else if (char === ']' || char === '}') depth = Math.max(0, depth - 1);
+  }
+  return max;
+}
+
+/** Elements of all arrays in a JSON value, nested ones included. */
+function arrayElementCount(value: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    const children = Array.isArray(node) ? (node as unknown[]) : Object.values(node);
+    if (Array.isArray(node)) count += children.length;
+    for (const child of children) stack.push(child);
+  }
+  return count;
 }
 
 export function isPlainObject(value: unknown): value is Json {
@@ -201,7 +242,6 @@ export function classifyElement(value: unknown): ElementClass {
   const echo = hasId && isValidId(value.id) ? value.id : null;
   if (value.jsonrpc !== '2.0') return invalid(echo);
   if (hasId && echo === null) return invalid(null);
-  if (depthOf(value) > MAX_MESSAGE_DEPTH) return invalid(echo);
   if (has(value, 'method')) {
     const { method, params } = value;
     if (typeof method !== 'string' || method === '') return invalid(echo);
