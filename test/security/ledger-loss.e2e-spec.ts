@@ -33,7 +33,7 @@ jest.setTimeout(30_000);
 
 type Answer = 'acknowledged' | 'refused';
 
-const ADMIN_TOKEN = 'ledger-loss-admin-token';
+const ADMIN_TOKEN = 'ledger-loss-admin-token-32-characters';
 
 /** What a call the ledger cannot record is answered. */
 const refusal = {
