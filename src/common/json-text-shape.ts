@@ -4,8 +4,10 @@ export interface JsonTextLimits {
   maxDepth: number;
   /** Object members (keys) across the whole text. */
   maxKeys: number;
-  /** Array elements across the whole text. */
+  /** Array elements across the whole text, those of an outermost array aside. */
   maxArrayElements: number;
+  /** Elements of the outermost container when it is an array (a JSON-RPC batch's messages). */
+  maxOuterArrayElements: number;
 }
 
 export type JsonTextLimit = keyof JsonTextLimits;
@@ -32,10 +34,14 @@ export function findJsonTextBreach(
   const arrays: boolean[] = [];
   let keys = 0;
   let elements = 0;
+  let outerElements = 0;
   const count = (): JsonTextLimit | undefined => {
-    if (arrays[arrays.length - 1])
-      return ++elements > limits.maxArrayElements ? 'maxArrayElements' : undefined;
-    return ++keys > limits.maxKeys ? 'maxKeys' : undefined;
+    if (!arrays[arrays.length - 1]) return ++keys > limits.maxKeys ? 'maxKeys' : undefined;
+    // An outermost array's elements are a batch's messages: counted on their own, as such.
+    if (arrays.length === 1) {
+      return ++outerElements > limits.maxOuterArrayElements ? 'maxOuterArrayElements' : undefined;
+    }
+    return ++elements > limits.maxArrayElements ? 'maxArrayElements' : undefined;
   };
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

@@ -119,6 +119,20 @@ describe('parseFrame', () => {
     });
   });
 
+  it('refuses a batch of more than limits.batch_max_requests messages as such, before counting what they hold', () => {
+    const message = (i: number) => `{"jsonrpc":"2.0","id":${i},"method":"tools/list"}`;
+    const batch = (n: number) => `[${Array.from({ length: n }, (_, i) => message(i)).join(',')}]`;
+    expect(parseFrame(batch(LIMITS.batch_max_requests)).kind).toBe('batch');
+    expect(parseFrame(batch(LIMITS.batch_max_requests + 1))).toMatchObject({
+      kind: 'unparseable',
+      limit: 'batch_max_requests',
+      response: { id: null, error: { code: -32600, data: { limit: 'limits.batch_max_requests' } } },
+    });
+    // Far more keys than limits.message_max_keys: the batch's length is still what is named.
+    const huge = batch(Math.ceil(LIMITS.message_max_keys / 3) + 1);
+    expect(parseFrame(huge)).toMatchObject({ limit: 'batch_max_requests' });
+  });
+
   it('validates batch elements one by one', () => {
     const frame = parseFrame(
       '[{"jsonrpc":"2.0","id":1,"method":"ping"},1,{"jsonrpc":"2.0","method":"n"}]',

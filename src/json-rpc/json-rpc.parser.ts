@@ -7,7 +7,7 @@ import { InboundEntry, InboundFrame, JsonRpcId } from './json-rpc.types';
 
 export type MessageShapeLimits = Pick<
   LimitsConfig,
-  'message_max_depth' | 'message_max_keys' | 'message_max_array_elements'
+  'message_max_depth' | 'message_max_keys' | 'message_max_array_elements' | 'batch_max_requests'
 >;
 
 const BATCH_START = /^[ \t\n\r]*\[/;
@@ -16,12 +16,14 @@ const SHAPE_LIMIT_NAMES: Record<JsonTextLimit, keyof MessageShapeLimits> = {
   maxDepth: 'message_max_depth',
   maxKeys: 'message_max_keys',
   maxArrayElements: 'message_max_array_elements',
+  maxOuterArrayElements: 'batch_max_requests',
 };
 
 const SHAPE_LIMIT_SUBJECTS: Record<JsonTextLimit, string> = {
   maxDepth: 'the nesting of the message',
-  maxKeys: 'the object keys in the message',
-  maxArrayElements: 'the array elements in the message',
+  maxKeys: 'the number of object keys in the message',
+  maxArrayElements: 'the number of array elements in the message',
+  maxOuterArrayElements: 'the number of messages in the batch',
 };
 
 /**
@@ -29,7 +31,8 @@ const SHAPE_LIMIT_SUBJECTS: Record<JsonTextLimit, string> = {
  * JSON-RPC entries. Never throws: every defect becomes the error response the
  * spec prescribes, so a transport can always answer something well-formed.
  * The text's depth, keys and array elements are bounded before JSON.parse
- * builds anything (limits.message_*), in every part of the message.
+ * builds anything (limits.message_*), in every part of the message, and so is
+ * the number of messages in a batch (limits.batch_max_requests).
  */
 export function parseFrame(raw: string | Buffer, limits: MessageShapeLimits): InboundFrame {
   const text = typeof raw === 'string' ? raw : decodeUtf8(raw);
@@ -42,6 +45,7 @@ export function parseFrame(raw: string | Buffer, limits: MessageShapeLimits): In
     maxDepth: limits.message_max_depth + batchLevel,
     maxKeys: limits.message_max_keys,
     maxArrayElements: limits.message_max_array_elements,
+    maxOuterArrayElements: limits.batch_max_requests,
   });
   if (passed !== undefined) return shapeRefusal(passed, limits);
   let value: unknown;

@@ -85,7 +85,8 @@ describe('OAuth identity with several issuers', () => {
           clients: {
             'internal-ops': {
               allow: ['budget_unit', 'budget_reporter'],
-              quota: { ...GENEROUS_QUOTA, monthly_budget: BUDGET },
+              // budget_reporter declares no maximum: it reserves max_cost_per_call, which must fit.
+              quota: { ...GENEROUS_QUOTA, monthly_budget: BUDGET, max_cost_per_call: BUDGET },
             },
           },
         },

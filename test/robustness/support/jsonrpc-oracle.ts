@@ -116,9 +116,12 @@ export function classifyFrame(bytes: Uint8Array): FrameClass {
   } catch {
     return { kind: 'unparseable', answer: { id: null, outcomes: [PARSE_ERROR] } };
   }
+  // A batch's messages are counted apart from the arrays inside them, in the same pass.
+  const messages = Array.isArray(value) ? value.length : 0;
   const wide = [
+    ...(messages > LIMITS.batch_max_requests ? ['limits.batch_max_requests'] : []),
     ...(keyCount(value) > LIMITS.message_max_keys ? ['limits.message_max_keys'] : []),
-    ...(arrayElementCount(value) > LIMITS.message_max_array_elements
+    ...(arrayElementCount(value) - messages > LIMITS.message_max_array_elements
       ? ['limits.message_max_array_elements']
       : []),
   ];
@@ -347,14 +350,6 @@ function limitsNamed(
   return { limits: passed, mustNameLimit: passed.length > 0 };
 }
 
-/** A batch longer than limits.batch_max_requests: one error for the whole of it. */
-const TOO_LONG: Answer = {
-  id: null,
-  outcomes: [INVALID_REQUEST],
-  limits: ['limits.batch_max_requests'],
-  mustNameLimit: true,
-};
-
 /** What comes back for a frame: nothing, one response, or a batch of responses. */
 export type Reply =
   { kind: 'none' } | { kind: 'single'; answer: Answer } | { kind: 'batch'; answers: Answer[] };
@@ -376,7 +371,6 @@ export function expectStdio(line: Uint8Array, session: SessionState): Reply {
     return answer ? { kind: 'single', answer } : { kind: 'none' };
   }
   if (!session.batching) return { kind: 'single', answer: NOT_BATCHING };
-  if (frame.values.length > LIMITS.batch_max_requests) return { kind: 'single', answer: TOO_LONG };
   const answers = frame.values
     .map((value) => expectedAnswer(classifyElement(value), session, true))
     .filter((a): a is Answer => a !== undefined);
@@ -426,9 +420,6 @@ export function expectHttp(
   }
   // Nothing in it asks for an answer: acknowledged with 202.
   if (answers.length === 0) return { status: 202, reply: { kind: 'none' }, opensSession: false };
-  if (frame.values.length > LIMITS.batch_max_requests) {
-    return { status: 200, reply: { kind: 'single', answer: TOO_LONG }, opensSession: false };
-  }
   return { status: 200, reply: { kind: 'batch', answers }, opensSession: false };
 }
 
