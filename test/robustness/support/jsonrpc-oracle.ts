@@ -118,10 +118,11 @@ export function classifyFrame(bytes: Uint8Array): FrameClass {
   }
   // A batch's messages are counted apart from the arrays inside them, in the same pass.
   const messages = Array.isArray(value) ? value.length : 0;
+  const { keys, elements } = memberCounts(value);
   const wide = [
     ...(messages > LIMITS.batch_max_requests ? ['limits.batch_max_requests'] : []),
-    ...(keyCount(value) > LIMITS.message_max_keys ? ['limits.message_max_keys'] : []),
-    ...(arrayElementCount(value) - messages > LIMITS.message_max_array_elements
+    ...(keys > LIMITS.message_max_keys ? ['limits.message_max_keys'] : []),
+    ...(elements - messages > LIMITS.message_max_array_elements
       ? ['limits.message_max_array_elements']
       : []),
   ];
@@ -152,20 +153,6 @@ function textDepth(text: string): number {
   return max;
 }
 
-/** Elements of all arrays in a JSON value, nested ones included. */
-function arrayElementCount(value: unknown): number {
-  let count = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== 'object' || node === null) continue;
-    const children = Array.isArray(node) ? (node as unknown[]) : Object.values(node);
-    if (Array.isArray(node)) count += children.length;
-    for (const child of children) stack.push(child);
-  }
-  return count;
-}
-
 export function isPlainObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -191,18 +178,24 @@ export function depthOf(value: unknown): number {
   return max;
 }
 
-/** Keys of all objects in a JSON value, nested ones included. */
-export function keyCount(value: unknown): number {
-  let count = 0;
+/** Keys of all objects and elements of all arrays in a JSON value, nested ones included. */
+function memberCounts(value: unknown): { keys: number; elements: number } {
+  const counts = { keys: 0, elements: 0 };
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const node = stack.pop();
     if (typeof node !== 'object' || node === null) continue;
     const children = Array.isArray(node) ? (node as unknown[]) : Object.values(node);
-    if (!Array.isArray(node)) count += children.length;
+    if (Array.isArray(node)) counts.elements += children.length;
+    else counts.keys += children.length;
     for (const child of children) stack.push(child);
   }
-  return count;
+  return counts;
+}
+
+/** Keys of all objects in a JSON value, nested ones included. */
+export function keyCount(value: unknown): number {
+  return memberCounts(value).keys;
 }
 
 /** The limits.argument_* an `arguments` value passes: its JSON text's bytes, its keys, its depth. */
