@@ -1,5 +1,5 @@
 import { ValidateBy, ValidationArguments } from 'class-validator';
-import { globProblem } from '../governance/visibility/glob-pattern';
+import { globProblem } from '../common/glob-pattern';
 
 /** The globs a key holds: one, a list, or the keys of a mapping (`tool_limits`). */
 function globsOf(value: unknown): unknown[] {

@@ -19,7 +19,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { globProblem } from '../governance/visibility/glob-pattern';
+import { globProblem } from '../common/glob-pattern';
 import { BoundedRecord } from './bounded-record.decorator';
 import { ENV_NAME_PATTERN } from './env-reference';
 import { Approval, APPROVALS } from './upstream-record';

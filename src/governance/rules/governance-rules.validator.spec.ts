@@ -1,5 +1,5 @@
 import { DEFAULT_CONFIG } from '../../config/config.defaults';
-import { GLOB_MAX_CHARS, GLOB_MAX_WILDCARDS } from '../visibility/glob-pattern';
+import { GLOB_MAX_CHARS, GLOB_MAX_WILDCARDS } from '../../common/glob-pattern';
 import { GovernanceRulesValidator } from './governance-rules.validator';
 
 const validator = new GovernanceRulesValidator(structuredClone(DEFAULT_CONFIG));

@@ -1,4 +1,4 @@
-import { GlobPattern } from './glob-pattern';
+import { GlobPattern } from '../../common/glob-pattern';
 
 /*
  * Rules are globs over tool names and resource URIs alike: `*` matches any
