@@ -9,17 +9,16 @@ import { newTraceId } from '../observability/tracing/traceparent';
 import { McpSession } from '../session/mcp-session';
 import { failure } from './json-rpc.responses';
 import { prepareResponse } from './json-rpc.serializer';
-import { InboundEntry, JsonRpcFailure, JsonRpcResponse } from './json-rpc.types';
+import { JsonRpcFailure, JsonRpcResponse } from './json-rpc.types';
 import { carriedTraceId } from './request-trace';
 
 /**
- * The two batch limits, for every transport: how many messages a batch may
- * hold (limits.batch_max_requests) and how large the answers to one batch may
- * grow together (limits.batch_max_response_bytes).
+ * How large the answers to one batch may grow together
+ * (limits.batch_max_response_bytes), for every transport; how many messages a
+ * batch may hold is refused before it is parsed (FrameParser).
  */
 @Injectable()
 export class BatchLimitsService {
-  private readonly maxEntries: number;
   private readonly maxResponseBytes: number;
 
   constructor(
@@ -27,24 +26,7 @@ export class BatchLimitsService {
     private readonly metrics: McpMetrics,
     private readonly requestLog: RequestLog,
   ) {
-    this.maxEntries = config.limits.batch_max_requests;
     this.maxResponseBytes = config.limits.batch_max_response_bytes;
-  }
-
-  /** One -32600 for a batch longer than the limit, which is then not run at all. */
-  refuseLength(entries: readonly InboundEntry[]): JsonRpcFailure | undefined {
-    if (entries.length <= this.maxEntries) return undefined;
-    this.metrics.recordLimitRefusal('batch_max_requests');
-    const error = limitExceeded(
-      ErrorCode.InvalidRequest,
-      'batch_max_requests',
-      this.maxEntries,
-      `a batch of ${entries.length} messages`,
-    );
-    return failure(null, error.code, `Invalid Request: ${error.message}`, {
-      ...error.data,
-      retryable: false,
-    });
   }
 
   /**

@@ -128,8 +128,6 @@ export class JsonRpcDispatcher {
         inbound.session,
       );
     }
-    const tooLong = this.batchLimits.refuseLength(entries);
-    if (tooLong) return this.refuse(tooLong, inbound.traceparent, inbound.session);
     const batch = { ...inbound, answerTraces: new Map<JsonRpcResponse, string>() };
     const results = await Promise.all(
       entries.map((entry) =>
