@@ -130,12 +130,15 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Pr
     const limited = replies.filter((r) => reasonOf(r) === 'rate_limited');
     expect(succeeded).toHaveLength(PER_MINUTE);
     expect(limited).toHaveLength(CALLS - PER_MINUTE);
-    // The handler ran exactly as often as calls were allowed, split over the two processes.
+    // Each replica's handler ran exactly as often as that replica allowed calls. How the 60 fall
+    // between the two is the scheduler's business (on a loaded machine one replica may win them
+    // all); that they are 60 and not up to 120 is what proves the window is shared.
     const after = await Promise.all([clients[0].counts(), clients[1].counts()]);
     const runs = after.map((counts, i) => counts.gov_free - before[i].gov_free);
-    expect(runs[0] + runs[1]).toBe(PER_MINUTE);
-    expect(runs[0]).toBeGreaterThan(0);
-    expect(runs[1]).toBeGreaterThan(0);
+    const allowedBy = [0, 1].map(
+      (replica) => replies.filter((r, i) => i % 2 === replica && 'result' in r.body).length,
+    );
+    expect(runs).toEqual(allowedBy);
   }, 60_000);
 
   it('reports the same usage on either replica (from the shared ledger)', async () => {

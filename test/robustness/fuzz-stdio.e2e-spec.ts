@@ -7,19 +7,22 @@ import fc from 'fast-check';
 import { StdioGatewayProcess } from '../support/stdio-process';
 import { killAllGateways, spawnTracked } from '../support/tracked-gateways';
 import { frameArb, FrameWeights, hugeFrameArb, IdCounter } from './support/fuzz-frames';
-import { assertFrames, fuzzUntil, report } from './support/fuzz-runner';
+import { assertFrames, EVERY_OUTCOME, fuzzUntil, report } from './support/fuzz-runner';
 import { StdioFuzzer, stdoutProblems } from './support/stdio-fuzzer';
 
 const ENV = { MCP_SERVER_LEDGER_ENABLED: 'false' };
 const WEIGHTS: FrameWeights = { single: 11, batch: 5, junk: 4 };
 const BOOT_MS = 90_000;
 
-/** Rounds of 20 runs of 130-170 lines until 10,000 lines went out (about 4 rounds). */
-const TARGET = 10_000;
-const RUNS_PER_ROUND = 20;
+/**
+ * Rounds of 5 runs of 130-170 lines until 2,500 messages went out (about 2 rounds): enough for
+ * every kind of answer to come up many times, and the seed changes per run (printed).
+ */
+const TARGET = 2_500;
+const RUNS_PER_ROUND = 5;
 const MAX_ROUNDS = 8;
 const MAIN_FRAMES = { minLength: 130, maxLength: 170 };
-const SUBSET_RUNS = 12;
+const SUBSET_RUNS = 4;
 const SUBSET_FRAMES = { minLength: 100, maxLength: 140 };
 /** Huge frames (up to ~3 MiB each): few, so the run stays bounded. */
 const HUGE_RUNS = 3;
@@ -69,7 +72,7 @@ describe('stdio fuzzing', () => {
     report(`stdio fresh session: ${legacyFuzzer.stats.toString()}`);
   }, 120_000);
 
-  it('answers at least 10,000 fuzzed messages on an initialized 2025-03-26 session', async () => {
+  it('answers at least 2,500 fuzzed messages on an initialized 2025-03-26 session', async () => {
     await initializeLegacy();
     const fuzzer = new StdioFuzzer(
       legacy,
@@ -78,14 +81,14 @@ describe('stdio fuzzing', () => {
     );
     const started = Date.now();
     await fuzzUntil(
-      () => fuzzer.stats.frames >= TARGET && fuzzer.stats.messages >= TARGET,
+      () => fuzzer.stats.messages >= TARGET,
       fc.array(frameArb('ready', WEIGHTS), MAIN_FRAMES),
       RUNS_PER_ROUND,
       MAX_ROUNDS,
       (frames) => fuzzer.run(frames),
     );
     expect(fuzzer.stats.messages).toBeGreaterThanOrEqual(TARGET);
-    expect(fuzzer.stats.frames).toBeGreaterThanOrEqual(TARGET);
+    expect(fuzzer.stats.missingOutcomes(EVERY_OUTCOME)).toEqual([]);
     report(`stdio 2025-03-26 session: ${fuzzer.stats.toString()} in ${Date.now() - started} ms`);
   }, 180_000);
 

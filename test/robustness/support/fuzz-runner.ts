@@ -1,6 +1,10 @@
 import fc from 'fast-check';
+import { randomInt } from 'node:crypto';
 import { FrameSpec, messageCount } from './fuzz-frames';
 import { Reply } from './jsonrpc-oracle';
+
+/** Every kind of answer an initialized session gives to fuzzed frames: success and each error code. */
+export const EVERY_OUTCOME = ['ok', '-32600', '-32601', '-32602', '-32700'] as const;
 
 /** Counts what a fuzzer sent and got back, for the assertions on volume and for the report. */
 export class FuzzStats {
@@ -29,6 +33,15 @@ export class FuzzStats {
     }
   }
 
+  /**
+   * The kinds of answer the oracle expected that never came up. A fuzzing run is big enough when
+   * this is empty: every outcome (success, each error code) was exercised at least once.
+   */
+  missingOutcomes(kinds: readonly string[]): string[] {
+    const seen = [...this.outcomes.keys()].flatMap((key) => key.split('|'));
+    return kinds.filter((kind) => !seen.includes(kind));
+  }
+
   toString(): string {
     const outcomes = [...this.outcomes.entries()]
       .sort((a, b) => b[1] - a[1])
@@ -36,6 +49,31 @@ export class FuzzStats {
       .join(', ');
     return `${this.frames} frames, ${this.messages} messages, ${this.answers} answers, ${this.silent} frames without answer; expected outcomes {${outcomes}}`;
   }
+}
+
+/**
+ * This run's seed: new on every run, so that runs together cover more than any one of them, and
+ * printed, so that `OWLCLAW_FUZZ_SEED=<seed>` replays a whole file's frames (each property gets
+ * the next seed after it, in the file's order).
+ */
+const RUN_SEED = fuzzSeed(process.env.OWLCLAW_FUZZ_SEED);
+let propertiesRun = 0;
+
+function fuzzSeed(fromEnv: string | undefined): number {
+  if (fromEnv === undefined || fromEnv === '') return randomInt(2 ** 31);
+  const seed = Number(fromEnv);
+  if (!Number.isSafeInteger(seed)) {
+    throw new Error(`OWLCLAW_FUZZ_SEED must be a whole number, not ${fromEnv}`);
+  }
+  return seed;
+}
+
+/** The seed for the next property of this file, reported as a replay command. */
+function nextSeed(): number {
+  if (propertiesRun === 0) {
+    report(`fuzzing with seed ${RUN_SEED} (replay: OWLCLAW_FUZZ_SEED=${RUN_SEED})`);
+  }
+  return (RUN_SEED + propertiesRun++) | 0;
 }
 
 /**
@@ -60,6 +98,7 @@ export async function assertFrames(
     }),
     {
       numRuns,
+      seed: nextSeed(),
       endOnFailure: true,
       reporter: (details) => {
         if (!details.failed) return;
@@ -68,7 +107,7 @@ export async function assertFrames(
             ? details.errorInstance.message
             : String(details.errorInstance);
         throw new Error(
-          `fuzzing failed after ${details.numRuns} run(s) (seed ${details.seed}, path "${details.counterexamplePath ?? ''}"):\n${cause}`,
+          `fuzzing failed after ${details.numRuns} run(s) (seed ${details.seed}, path "${details.counterexamplePath ?? ''}"; the file replays with OWLCLAW_FUZZ_SEED=${RUN_SEED}):\n${cause}`,
         );
       },
     },
