@@ -21,6 +21,7 @@ import { UPSTREAM_RELAY_LIMITS } from '../../src/upstreams/upstream-relay.limits
 import { UpstreamToolsPublisher } from '../../src/upstreams/upstream-tools.publisher';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { connectSdkClient, SdkClientHandle } from '../support/sdk-clients';
+import { allTools } from '../support/sdk-list-pages';
 import { waitForLedgerRows } from '../support/sqlite-ledger';
 import { REPO_ROOT } from '../support/stdio-process';
 import { TYPESCRIPT_LOADER } from '../support/typescript-loader';
@@ -475,12 +476,14 @@ describe("over the gateway's stdio transport", () => {
       approvals.push(request.params.message);
       return { action: 'accept', content: { approve: true } };
     });
-    // Upstream tools appear once the gateway has listed the upstream, after it started.
+    // Upstream tools appear once the gateway has listed the upstream, after it started, behind
+    // the fixture's local tools (a later page).
     for (let tries = 0; tries < 100; tries++) {
-      const { tools } = await client.listTools();
+      const tools = await allTools(client);
       if (tools.some((tool) => tool.name === 'echo__relay_sample')) break;
       await delay(100);
     }
+    expect((await allTools(client)).map((tool) => tool.name)).toContain('echo__relay_sample');
     const sampled = await call(client, 'echo__relay_sample', { prompt: 'over stdio' });
     expect(JSON.parse(sampled.text)).toMatchObject({ content: { text: 'from stdio' } });
     expect((await call(client, 'echo__approval_write')).text).toMatch(/^written \d+$/);
