@@ -11,6 +11,7 @@ export default tseslint.config(
       'jest.config.js',
       'eslint.config.mjs',
       'test/support/register-typescript.js',
+      'test/support/end-to-end-first.sequencer.js',
     ],
   },
   js.configs.recommended,

@@ -36,6 +36,7 @@ module.exports = {
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
   testTimeout: 30000,
+  testSequencer: '<rootDir>/test/support/end-to-end-first.sequencer.js',
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
 };
