@@ -45,7 +45,9 @@ function footprint(): Footprint {
 
 describe(`${CYCLES} connect / crash / restart cycles`, () => {
   // Every crash logs a warning by design; a thousand of them would only fill the test log.
-  beforeAll(() => Logger.overrideLogger(['error']));
+  beforeAll(() => {
+    Logger.overrideLogger(['error']);
+  });
 
   it(
     'leave no process, file descriptor or listener behind',
