@@ -16,6 +16,15 @@ export function openFds(pid: number): number {
   return readdirSync(`/proc/${pid}/fd`).length;
 }
 
+/** The soft limit on a process's open file descriptors, from /proc/<pid>/limits (Linux). */
+export function fdLimit(pid: number): number {
+  const match = /^Max open files\s+(\d+|unlimited)/m.exec(
+    readFileSync(`/proc/${pid}/limits`, 'utf8'),
+  );
+  if (!match) throw new Error(`no open-files limit for pid ${pid}`);
+  return match[1] === 'unlimited' ? Infinity : Number(match[1]);
+}
+
 export function mib(bytes: number): string {
   return `${(bytes / MiB).toFixed(1)} MiB`;
 }
