@@ -141,7 +141,12 @@ describe.each(TRANSPORT_KINDS)('official SDK client over %s', (kind) => {
   });
 
   describe('2. version negotiation', () => {
-    test.each(SUPPORTED_VERSIONS)('negotiates %s with the SDK client', async (version) => {
+    // Over stdio the oldest and the newest revision: the ones between take the same path on every
+    // transport, and only HTTP carries the revision anywhere else (its header), so both HTTP
+    // transports negotiate every one. Each stdio case starts a gateway process.
+    const versions =
+      kind === 'stdio' ? [SUPPORTED_VERSIONS[0], SUPPORTED_VERSIONS.at(-1)!] : SUPPORTED_VERSIONS;
+    test.each(versions)('negotiates %s with the SDK client', async (version) => {
       const h = await connect(kind, { protocolVersion: version });
 
       expect(sentRequest(h, 'initialize').params).toMatchObject({ protocolVersion: version });
