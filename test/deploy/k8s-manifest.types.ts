@@ -29,9 +29,17 @@ export interface Container {
   livenessProbe: HttpProbe;
   readinessProbe: HttpProbe;
   lifecycle?: { preStop?: { exec?: { command: string[] } } };
-  volumeMounts: { name: string; mountPath: string }[];
+  volumeMounts: { name: string; mountPath: string; readOnly?: boolean }[];
   securityContext: Record<string, unknown>;
 }
+
+export interface Volume {
+  name: string;
+  configMap?: { name: string };
+  secret?: { secretName: string; items?: { key: string; path: string }[] };
+}
+
+export type PodSpec = DeploymentManifest['spec']['template']['spec'];
 
 export interface DeploymentManifest extends Manifest {
   spec: {
@@ -42,7 +50,7 @@ export interface DeploymentManifest extends Manifest {
         terminationGracePeriodSeconds: number;
         securityContext: { runAsNonRoot?: boolean };
         containers: Container[];
-        volumes: { name: string; configMap?: { name: string } }[];
+        volumes: Volume[];
       };
     };
   };

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN_TOKEN_ENV } from '../../src/admin/admin.constants';
 import { CONFIG_PATH_ENV } from '../../src/config/config-env.reader';
 import { loadGatewayConfig } from '../../src/config/config.loader';
 import { GatewayConfig } from '../../src/config/gateway-config';
+import { requestStateSecret } from '../../src/json-rpc/mrtr/request-state.secret';
 import { METRICS_TOKEN_ENV } from '../../src/observability/metrics-token.guard';
 import { HttpGatewayHandle, startHttpGateway } from '../support/http-gateway';
 import { REPO_ROOT } from '../support/stdio-process';
@@ -20,7 +21,7 @@ import type {
   ServiceMonitorManifest,
 } from './k8s-manifest.types';
 import { K8S_DIR, kustomizationResources, manifestOfKind, readManifests } from './k8s-manifests';
-import { containerEnvironment, preStopSleepSeconds } from './k8s-pod-env';
+import { containerEnvironment, preStopSleepSeconds, secretKeyMountedAt } from './k8s-pod-env';
 
 /**
  * The facts that tie deploy/k8s's files to each other and to the gateway:
@@ -111,6 +112,18 @@ describe('deploy/k8s', () => {
     expect(config.ledger.postgres_url).toBe(secret.stringData.MCP_SERVER_LEDGER_POSTGRES_URL);
     expect(config.auth.mode).toBe('api_key');
     expect(config.auth.api_keys).toEqual(secret.stringData.MCP_SERVER_AUTH_API_KEYS.split(','));
+  });
+
+  it('every replica signs requestState with the one key of the Secret, mounted as a file', () => {
+    const ref = podConfig().mrtr.state_secret_ref;
+    expect(ref).toMatch(/^file:\//);
+    const file = ref.slice('file:'.length);
+    const key = secretKeyMountedAt(file, container, podSpec, secret);
+    // The file as the kubelet writes it, read by the gateway's own reader.
+    const mounted = join(configDir, 'mounted', file);
+    mkdirSync(join(mounted, '..'), { recursive: true });
+    writeFileSync(mounted, secret.stringData[key]);
+    expect(requestStateSecret(`file:${mounted}`).toString('utf8')).toBe(secret.stringData[key]);
   });
 
   it('Service targetPort, container port and the configured port are one port', () => {

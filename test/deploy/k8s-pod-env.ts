@@ -1,4 +1,4 @@
-import type { Container, SecretManifest } from './k8s-manifest.types';
+import type { Container, PodSpec, SecretManifest } from './k8s-manifest.types';
 
 /**
  * The environment a container of the Deployment sees: its literal values and
@@ -36,4 +36,29 @@ export function preStopSleepSeconds(container: Container): number {
     throw new Error(`preStop is not "sleep N": ${JSON.stringify(command)}`);
   }
   return Number(command[1]);
+}
+
+/**
+ * The Secret key a container reads at `file`: the file must lie in a read-only
+ * mount of a volume of that Secret, at the path the volume gives the key.
+ */
+export function secretKeyMountedAt(
+  file: string,
+  container: Container,
+  podSpec: PodSpec,
+  secret: SecretManifest,
+): string {
+  const mount = container.volumeMounts.find((m) => file.startsWith(`${m.mountPath}/`));
+  if (mount === undefined) throw new Error(`no volume is mounted at ${file}`);
+  if (mount.readOnly !== true) throw new Error(`the mount at ${mount.mountPath} is writable`);
+  const source = podSpec.volumes.find((v) => v.name === mount.name)?.secret;
+  if (source?.secretName !== secret.metadata.name) {
+    throw new Error(`${mount.mountPath} is not a volume of the Secret ${secret.metadata.name}`);
+  }
+  const relative = file.slice(mount.mountPath.length + 1);
+  // Without items, every key of the Secret is a file named after it.
+  const key = source.items ? source.items.find((i) => i.path === relative)?.key : relative;
+  if (key === undefined) throw new Error(`the Secret volume projects no key at ${relative}`);
+  if (secret.stringData[key] === undefined) throw new Error(`the Secret has no key ${key}`);
+  return key;
 }
