@@ -1,4 +1,5 @@
 import { keyLabel, Problem } from './config-problem';
+import { DRAIN_DELAY_KEY } from './config-drain.default';
 import { GatewayConfig } from './gateway-config';
 
 /**
@@ -14,7 +15,7 @@ export function drainConfigProblems(
   const delay = config.http.drain_delay_seconds;
   const deadline = config.limits.shutdown_deadline_seconds;
   if (delay < deadline) return [];
-  const keyPath = ['http', 'drain_delay_seconds'];
+  const keyPath = DRAIN_DELAY_KEY;
   return [
     {
       subject: keyLabel(keyPath),

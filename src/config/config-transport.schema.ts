@@ -166,6 +166,8 @@ export class HttpSchema {
   /**
    * Seconds between SIGTERM/SIGINT (readiness fails at once) and the listener
    * closing, so a load balancer sees the failed readiness and stops routing here.
+   * The default holds beyond loopback; left unset on a loopback bind it is 0
+   * (config-drain.default.ts), so this key is commented out in the shipped file.
    */
   @Default(5)
   @Min(0)

@@ -10,6 +10,7 @@ import { CONFIG_PATH_ENV, readEnv } from './config-env.reader';
 import { OTEL_SDK_DISABLED, readOtelEnv } from './config-otel-env.reader';
 import { suggestKey } from './config-key.suggestion';
 import { drainConfigProblems } from './config-drain.check';
+import { DRAIN_DELAY_KEY, effectiveDrainDelaySeconds } from './config-drain.default';
 import { httpTimeoutsConfigProblems } from './config-http-timeouts.check';
 import { tracingConfigProblems } from './config-tracing.check';
 import { oauthConfigProblems } from './config-oauth.check';
@@ -150,6 +151,11 @@ export function loadGatewayConfigWithSource(
       transport: shape.config.transport,
       file: file?.absolute,
     });
+    const { http } = shape.config;
+    http.drain_delay_seconds = effectiveDrainDelaySeconds(
+      http,
+      originOf(DRAIN_DELAY_KEY) !== undefined,
+    );
   }
   checkTlsFiles(shape.ok ? shape.config : merged, cwd, originOf, problems);
   if (shape.ok) problems.push(...oauthConfigProblems(shape.config.auth, originOf));

@@ -10,7 +10,7 @@ import { Request, Response } from 'express';
 import { BearerToken } from '../common/bearer-token';
 import { GATEWAY_CONFIG } from '../config/config.constants';
 import { GatewayConfig } from '../config/gateway-config';
-import { isLoopbackBind } from '../transport/http/loopback-bind';
+import { isLoopbackBind } from '../common/loopback-bind';
 
 export const METRICS_TOKEN_ENV = 'MCP_SERVER_METRICS_TOKEN';
 

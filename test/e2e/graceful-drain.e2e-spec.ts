@@ -3,7 +3,8 @@
  * fails at once while the gateway keeps serving for http.drain_delay_seconds;
  * then the listener closes, calls in flight finish, held SSE streams end with
  * a retry hint, the ledger is flushed and the process exits 0. No request on
- * an open connection is ever answered with a reset.
+ * an open connection is ever answered with a reset. A loopback gateway with
+ * no delay configured has no load balancer to wait for and closes at once.
  */
 import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,7 +23,8 @@ interface LedgerRow {
 
 const CONTINUOUS_CLIENTS = 4;
 
-function drainingGateway(delaySeconds: number) {
+/** A loopback gateway; an undefined delay leaves the key unset, as a local `npm start` would. */
+function drainingGateway(delaySeconds: number | undefined) {
   const env = testGatewayEnv();
   const ledgerPath = env.MCP_SERVER_LEDGER_SQLITE_PATH;
   return {
@@ -33,7 +35,8 @@ function drainingGateway(delaySeconds: number) {
         MCP_SERVER_TRANSPORT: 'http',
         MCP_SERVER_HTTP_HOST: '127.0.0.1',
         MCP_SERVER_HTTP_PORT: '0',
-        MCP_SERVER_HTTP_DRAIN_DELAY_SECONDS: String(delaySeconds),
+        MCP_SERVER_HTTP_DRAIN_DELAY_SECONDS:
+          delaySeconds === undefined ? undefined : String(delaySeconds),
         // The production default: clients reuse idle connections, which the drain must not reset.
         MCP_SERVER_HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '5',
       }),
@@ -226,6 +229,26 @@ describe('graceful drain (HTTP)', () => {
     );
     expect(answered.filter((id) => !ledgered.has(`s:${id}`))).toEqual([]);
   }, 120_000);
+
+  it('skips the delay at Ctrl-C on a loopback bind when no delay is configured', async () => {
+    const setup = drainingGateway(undefined);
+    gateway = await setup.start();
+    const session = await McpHttpSession.open(gateway.baseUrl);
+    await session.request('before-stop', 'tools/call', {
+      name: 'fx_add',
+      arguments: { a: 1, b: 2 },
+    });
+
+    gateway.child.kill('SIGINT');
+
+    expect(await gateway.exited).toBe(0);
+    expect(logLines(gateway.stderr)).toContainEqual(
+      expect.objectContaining({ msg: 'draining started', signal: 'SIGINT', delaySeconds: 0 }),
+    );
+    expect(logged(gateway, 'drain done')).toBe(true);
+    const ids = readLedgerRows<LedgerRow>(setup.ledgerPath).map((row) => row.request_id);
+    expect(ids).toContain('s:before-stop');
+  }, 90_000);
 
   it('ends an open standalone SSE stream with a retry hint and exits 0', async () => {
     gateway = await drainingGateway(1).start();

@@ -25,10 +25,14 @@ export class HttpGatewayChild {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  static async start(env: Record<string, string>, timeoutMs = 90_000): Promise<HttpGatewayChild> {
+  /** `env` sets MCP_SERVER_* variables; an undefined value removes one of the defaults below. */
+  static async start(
+    env: Record<string, string | undefined>,
+    timeoutMs = 90_000,
+  ): Promise<HttpGatewayChild> {
     const child = spawn(process.execPath, ['-r', TYPESCRIPT_LOADER, FIXTURE_ENTRY, 'http'], {
       cwd: REPO_ROOT,
-      // No drain delay unless a test asks for one: stops stay quick.
+      // No drain delay unless a test asks for one: stops stay quick. (spawn skips undefined values.)
       env: {
         PATH: process.env.PATH ?? '',
         MCP_SERVER_HTTP_DRAIN_DELAY_SECONDS: '0',

@@ -3,7 +3,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
 import { sendHttpError } from './http-reply';
-import { canonicalHostName, isLoopbackBind, loopbackHostNames } from './loopback-bind';
+import { canonicalHostName, isLoopbackBind, loopbackHostNames } from '../../common/loopback-bind';
 
 /**
  * DNS-rebinding defence from the MCP spec: a browser page on a foreign origin
