@@ -6,7 +6,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { Reflector } from '@nestjs/core';
-import { ADMIN_BEARER_SCHEME } from './admin.constants';
+import { ADMIN_BEARER_SCHEME, ADMIN_ROUTE_PREFIX } from './admin.constants';
 import { AdminTokenGuard } from './admin-token.guard';
 
 /** Marks an admin controller: the OpenAPI document describes the modules that declare one. */
@@ -20,7 +20,7 @@ export const AdminControllerMarker = Reflector.createDecorator<true>();
 export function AdminController(path: string, tag: string): ClassDecorator {
   return applyDecorators(
     AdminControllerMarker(true),
-    Controller(path ? `admin/${path}` : 'admin'),
+    Controller(path ? `${ADMIN_ROUTE_PREFIX}/${path}` : ADMIN_ROUTE_PREFIX),
     UseGuards(AdminTokenGuard),
     ApiTags(tag),
     ApiBearerAuth(ADMIN_BEARER_SCHEME),

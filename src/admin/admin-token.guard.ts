@@ -9,9 +9,7 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { Request, Response } from 'express';
-import { BearerToken } from '../common/bearer-token';
 import { GATEWAY_CONFIG } from '../config/config.constants';
-import { acceptsOAuth } from '../config/config-oauth.check';
 import { GatewayConfig } from '../config/gateway-config';
 import { AccessTokenVerifier } from '../governance/identity/oauth/access-token.verifier';
 import {
@@ -19,7 +17,7 @@ import {
   protectedResourceMetadataUrl,
 } from '../governance/identity/oauth/bearer-challenge';
 import { TokenRefused } from '../governance/identity/oauth/verified-token';
-import { ADMIN_TOKEN_ENV } from './admin.constants';
+import { AdminAccess, adminAccess, adminApiOn } from './admin-access.policy';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -33,35 +31,33 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
-  private readonly expected = BearerToken.fromEnv(ADMIN_TOKEN_ENV);
-  private readonly adminScope?: string;
+  private readonly access: AdminAccess;
   private readonly metadataUrl?: string;
 
   constructor(
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
     private readonly tokens: AccessTokenVerifier,
   ) {
-    const { mode, oauth } = config.auth;
-    if (acceptsOAuth(mode) && oauth.admin_scope !== '') {
-      this.adminScope = oauth.admin_scope;
-      this.metadataUrl = protectedResourceMetadataUrl(oauth.resource);
-    }
+    this.access = adminAccess(config.auth);
+    if (this.access.scope)
+      this.metadataUrl = protectedResourceMetadataUrl(config.auth.oauth.resource);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (!this.expected && !this.adminScope) throw new NotFoundException();
+    if (!adminApiOn(this.access)) throw new NotFoundException();
     const http = context.switchToHttp();
     const header = http.getRequest<Request>().headers.authorization;
-    if (this.expected?.matches(header)) return true;
+    const { token: adminToken, scope } = this.access;
+    if (adminToken?.matches(header)) return true;
     const token = BEARER.exec(header ?? '')?.[1];
-    if (!this.adminScope || token === undefined) {
+    if (!scope || token === undefined) {
       throw new UnauthorizedException(
-        this.adminScope
+        scope
           ? 'A valid admin bearer token, or an access token with the admin scope, is required'
           : 'A valid admin bearer token is required',
       );
     }
-    await this.checkAccessToken(token, this.adminScope, http.getResponse<Response>());
+    await this.checkAccessToken(token, scope, http.getResponse<Response>());
     return true;
   }
 

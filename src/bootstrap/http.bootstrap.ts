@@ -1,10 +1,11 @@
-import { INestApplication, LoggerService, ShutdownSignal } from '@nestjs/common';
+import { INestApplication, Logger, LoggerService, ShutdownSignal } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import type { Server as HttpServer } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { adminAccess, adminApiStartLine } from '../admin/admin-access.policy';
 import { AppModule, AppModuleOptions } from '../app.module';
 import { GatewayConfig } from '../config/gateway-config';
 import { ShutdownDeadline } from '../health/shutdown.deadline';
@@ -76,7 +77,7 @@ function enableCors(app: INestApplication, config: GatewayConfig): void {
   app.enableCors(corsOptions(config, app.get(OriginMiddleware)));
 }
 
-/** Starts listening; resolves with the bound address (port 0 picks a free port). */
+/** Starts listening and says whether /admin is served; resolves with the bound address (port 0 picks a free port). */
 export async function listenHttpGateway(
   app: INestApplication,
   config: GatewayConfig,
@@ -91,5 +92,7 @@ export async function listenHttpGateway(
   (server as HttpServer & { connectionsCheckingInterval: number }).connectionsCheckingInterval =
     CONNECTIONS_CHECK_INTERVAL_MS;
   await app.listen(config.http.port, config.http.host);
+  // Right after the mapped routes: /admin is among them even while it answers 404.
+  new Logger('AdminApi').log(adminApiStartLine(adminAccess(config.auth), config.auth));
   return server.address() as AddressInfo;
 }

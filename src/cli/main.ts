@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { Command } from 'commander';
 import { GATEWAY_VERSION } from '../lifecycle/server-info';
 import { registerConfigCommands } from './config.command';
+import { registerKeysCommands } from './keys.command';
 import { registerListCommands } from './list.commands';
 import { registerStartCommand } from './start.command';
 import { registerUpstreamsCommands } from './upstreams.command';
@@ -19,6 +20,7 @@ function buildProgram(): Command {
   registerConfigCommands(mcpServer);
   registerListCommands(mcpServer);
   registerUpstreamsCommands(mcpServer);
+  registerKeysCommands(mcpServer);
   return program;
 }
 

@@ -13,6 +13,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { API_KEY_ENTRY } from './config.constants';
 import { toMapOf } from './config-governance.schema';
 import { Default, Mapping, Section } from './config-schema.decorators';
 import { IsGlob } from './glob.validator';
@@ -216,7 +217,7 @@ export class AuthSchema {
 
   /** `<client_id>:<sha256 hex of the key>` entries; keys are never stored in clear. */
   @Default([])
-  @Matches(/^[A-Za-z0-9._:@/-]{1,128}:[0-9a-f]{64}$/, {
+  @Matches(API_KEY_ENTRY, {
     each: true,
     message: 'each entry must be "<client_id>:<64 lowercase hex sha256 of the key>"',
   })

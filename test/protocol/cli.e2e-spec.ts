@@ -150,17 +150,22 @@ describe('owlclaw mcp-server CLI', () => {
     expect(ran.versionShort.stdout.trim()).toBe(PACKAGE_VERSION);
   });
 
-  it('--help lists start, config, tools and resources', () => {
+  it('--help lists start, config, tools, resources and keys', () => {
     expect(ran.help.code).toBe(0);
     expect(ran.help.stdout).toMatch(/^\s+mcp-server\b/m);
     expect(ran.serverHelp.code).toBe(0);
-    for (const command of ['start', 'config', 'tools', 'resources']) {
+    for (const command of ['start', 'config', 'tools', 'resources', 'keys']) {
       expect(ran.serverHelp.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
     }
   });
 
-  it('--version and --help load only the command line, not Nest or the gateway', async () => {
-    for (const args of [['--version'], ['--help'], ['mcp-server', 'upstreams', '--help']]) {
+  it('--version, --help and keys create load only the command line, not Nest or the gateway', async () => {
+    for (const args of [
+      ['--version'],
+      ['--help'],
+      ['mcp-server', 'upstreams', '--help'],
+      ['mcp-server', 'keys', 'create'],
+    ]) {
       const { code, stderr } = await runCli(['--', ...args], {}, LOADED_MODULES_PRELUDE);
       expect(code).toBe(0);
       const loaded = JSON.parse(
@@ -278,6 +283,8 @@ describe('owlclaw mcp-server CLI', () => {
       // The node flags it was started with are logged (the README and Dockerfile give V8 flags).
       const starting = logEntries().find((line) => line.msg === 'starting OwlClaw MCP gateway');
       expect(starting?.nodeFlags).toEqual(['--heap-growing-percent=100']);
+      // No MCP_SERVER_ADMIN_TOKEN: the /admin routes are mapped, and the log says they are off.
+      expect(logEntries().find((line) => line.msg === 'admin API off')).toBeDefined();
       const port = entry?.port as number;
       expect(port).toBeGreaterThan(0);
       expect(entry?.url).toBe(`http://127.0.0.1:${port}/mcp`);

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { GATEWAY_CONFIG } from '../../config/config.constants';
 import { GatewayConfig } from '../../config/gateway-config';
+import { apiKeyDigest } from './api-key-entry';
 
 interface KeyEntry {
   clientId: string;
@@ -29,7 +30,7 @@ export class ApiKeys {
 
   /** The client a key belongs to. Every entry is compared, so timing tells nothing about which. */
   clientFor(key: string): string | undefined {
-    const digest = createHash('sha256').update(key, 'utf8').digest();
+    const digest = apiKeyDigest(key);
     let found: string | undefined;
     for (const entry of this.entries) {
       if (timingSafeEqual(digest, entry.digest) && found === undefined) found = entry.clientId;
