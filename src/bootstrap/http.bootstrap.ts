@@ -9,6 +9,8 @@ import { adminAccess, adminApiStartLine } from '../admin/admin-access.policy';
 import { AppModule, AppModuleOptions } from '../app.module';
 import { GatewayConfig } from '../config/gateway-config';
 import { ShutdownDeadline } from '../health/shutdown.deadline';
+import { METRICS_TOKEN_ENV } from '../observability/metrics-token.guard';
+import { anonymousRemoteBindWarning } from '../transport/http/anonymous-remote-bind.warning';
 import { ConnectionCaps } from '../transport/http/connection-caps';
 import { GracefulDrain } from '../transport/http/graceful-drain';
 import { corsOptions } from '../transport/http/cors-options';
@@ -77,7 +79,7 @@ function enableCors(app: INestApplication, config: GatewayConfig): void {
   app.enableCors(corsOptions(config, app.get(OriginMiddleware)));
 }
 
-/** Starts listening and says whether /admin is served; resolves with the bound address (port 0 picks a free port). */
+/** Starts listening, says whether /admin is served and warns of an anonymous remote bind; resolves with the bound address (port 0 picks a free port). */
 export async function listenHttpGateway(
   app: INestApplication,
   config: GatewayConfig,
@@ -94,5 +96,12 @@ export async function listenHttpGateway(
   await app.listen(config.http.port, config.http.host);
   // Right after the mapped routes: /admin is among them even while it answers 404.
   new Logger('AdminApi').log(adminApiStartLine(adminAccess(config.auth), config.auth));
+  const exposed = anonymousRemoteBindWarning({
+    host: config.http.host,
+    authMode: config.auth.mode,
+    // Read as MetricsTokenGuard reads it; a too-short token has already stopped the start.
+    metricsOpen: !process.env[METRICS_TOKEN_ENV],
+  });
+  if (exposed) new Logger('HttpBind').warn({ msg: exposed, host: config.http.host });
   return server.address() as AddressInfo;
 }

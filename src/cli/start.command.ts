@@ -15,7 +15,7 @@ export function registerStartCommand(parent: Command): void {
         'http',
       ]),
     )
-    .option('--host <host>', 'HTTP bind address (default 0.0.0.0)')
+    .option('--host <host>', 'HTTP bind address (default 127.0.0.1)')
     .option('--port <port>', 'HTTP port (default 8080)')
     .option(
       '--config <path>',

@@ -138,8 +138,8 @@ export class SseSchema {
 }
 
 export class HttpSchema {
-  // All interfaces, as in the seed; a container needs it. Loopback deployments set 127.0.0.1.
-  @Default('0.0.0.0')
+  // Loopback: a gateway started by hand is not on the network; containers set 0.0.0.0 themselves.
+  @Default('127.0.0.1')
   @IsNotEmpty()
   @IsString()
   host!: string;

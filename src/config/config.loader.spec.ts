@@ -50,6 +50,8 @@ function resolvedDefaults(env: NodeJS.ProcessEnv = {}): GatewayConfig {
   cfg.resources.skills_dir = path.join(REPO_ROOT, 'capabilities');
   cfg.upstreams.registry_dir = path.join(REPO_ROOT, 'config', 'mcp.d');
   cfg.ledger.sqlite_path = path.join(userDataDir(env), 'ledger.db');
+  // The default bind is loopback, where an unset drain delay is 0 (config-drain.default.ts).
+  cfg.http.drain_delay_seconds = 0;
   return cfg;
 }
 
