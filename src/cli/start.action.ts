@@ -18,7 +18,7 @@ export async function start(flags: StartFlags): Promise<void> {
     printError(`owlclaw: invalid configuration\n${err.message}`);
     process.exit(EXIT_BAD_CONFIG);
   }
-  const { config, source, ignoredEnvVars, ignoredKeys } = loaded;
+  const { config, source, ignoredEnvVars } = loaded;
   const logger = new GatewayLogger(config.logging);
   logger.log(
     {
@@ -33,12 +33,6 @@ export async function start(flags: StartFlags): Promise<void> {
   if (ignoredEnvVars.length > 0) {
     logger.warn(
       { msg: 'unknown MCP_SERVER_* variables ignored', variables: ignoredEnvVars },
-      'Bootstrap',
-    );
-  }
-  if (ignoredKeys.length > 0) {
-    logger.warn(
-      { msg: 'seed config keys ignored (not implemented)', keys: ignoredKeys },
       'Bootstrap',
     );
   }

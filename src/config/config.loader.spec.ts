@@ -73,14 +73,12 @@ describe('loadGatewayConfig', () => {
       expect(loaded.config).toStrictEqual(resolvedDefaults());
       expect(loaded.source).toBeUndefined();
       expect(loaded.ignoredEnvVars).toEqual([]);
-      expect(loaded.ignoredKeys).toEqual([]);
     });
 
     it('loads the shipped config/mcp-server.yaml to exactly the defaults', () => {
       const loaded = loadGatewayConfigWithSource({ configPath: SHIPPED_CONFIG, env: {} });
       expect(loaded.config).toStrictEqual(resolvedDefaults());
       expect(loaded.source).toBe(SHIPPED_CONFIG);
-      expect(loaded.ignoredKeys).toEqual([]);
     });
 
     it('picks config/mcp-server.yaml relative to cwd when no path is given', () => {
@@ -109,8 +107,9 @@ describe('loadGatewayConfig', () => {
       expect(cfg.http.port).toBe(8080);
     });
 
-    it('accepts the seed §9.1 example file as written', () => {
-      // The seed's sample, minus nothing: upper-case level and fractional budgets included.
+    it('accepts the seed §9.1 example file without its two removed keys', () => {
+      // The seed's sample, upper-case level and fractional budgets included; the keys nothing
+      // honours (tools.cache_ttl_seconds, logging.output) are refused, see "removed keys".
       const file = writeFile(
         'seed.yaml',
         [
@@ -131,7 +130,6 @@ describe('loadGatewayConfig', () => {
           '  tools:',
           '    default_timeout_seconds: 300',
           '    async_threshold_seconds: 30',
-          '    cache_ttl_seconds: 300',
           '  resources:',
           '    skills_dir: "./capabilities"',
           '    cache_ttl_seconds: 600',
@@ -145,16 +143,10 @@ describe('loadGatewayConfig', () => {
           '  logging:',
           '    level: INFO',
           '    format: json',
-          '    output: stderr',
           '',
         ].join('\n'),
       );
-      const loaded = loadGatewayConfigWithSource({ cwd: dir, env: {}, configPath: file });
-      const cfg = loaded.config;
-      expect(loaded.ignoredKeys).toEqual([
-        'mcp_server.tools.cache_ttl_seconds',
-        'mcp_server.logging.output',
-      ]);
+      const cfg = load({ configPath: file });
       expect(cfg.resources.skills_dir).toBe(path.join(dir, 'capabilities'));
       expect(cfg.http.cors.allowed_origins).toEqual([
         'http://localhost:3000',
@@ -401,6 +393,69 @@ describe('loadGatewayConfig', () => {
       expect(error.problems).toEqual([
         `mcp_server.http.prot: is not a known configuration key (did you mean "port"?) (from ${file})`,
       ]);
+    });
+
+    describe('removed keys', () => {
+      it('refuses tools.cache_ttl_seconds, naming the keys that control tool-list caching', () => {
+        const file = writeFile(
+          'tools-ttl.yaml',
+          'mcp_server:\n  tools:\n    cache_ttl_seconds: 300\n',
+        );
+        expect(loadError({ configPath: file }).problems).toEqual([
+          `mcp_server.tools.cache_ttl_seconds: is no longer a configuration key: the gateway's own tool list is rebuilt whenever its tools change, never by time; use mcp_server.upstreams.tools_cache_ttl_seconds for upstream tool lists, or mcp_server.server.cache_ttl_seconds for the freshness hint sent to clients (from ${file})`,
+        ]);
+      });
+
+      it('refuses logging.output, saying logs go to stderr and how to send them elsewhere', () => {
+        const file = writeFile('log-output.yaml', 'mcp_server:\n  logging:\n    output: file\n');
+        expect(loadError({ configPath: file }).problems).toEqual([
+          `mcp_server.logging.output: is no longer a configuration key: logs always go to stderr (in stdio mode stdout carries the MCP protocol); redirect stderr to send them elsewhere (from ${file})`,
+        ]);
+      });
+
+      it('reports both at once, alongside other problems, and not again as unknown keys', () => {
+        const file = writeFile(
+          'both.yaml',
+          [
+            'mcp_server:',
+            '  tools:',
+            '    cache_ttl_seconds: 300',
+            '  logging:',
+            '    level: info',
+            '    output: stderr',
+            '  http:',
+            '    port: 70000',
+            '',
+          ].join('\n'),
+        );
+        const { problems } = loadError({ configPath: file });
+        expect(problems).toHaveLength(3);
+        expect(problems[0]).toMatch(/^mcp_server\.tools\.cache_ttl_seconds: is no longer/);
+        expect(problems[1]).toMatch(/^mcp_server\.logging\.output: is no longer/);
+        expect(problems[2]).toBe(
+          `mcp_server.http.port: must not be greater than 65535 (from ${file})`,
+        );
+      });
+
+      it('keeps the like-named keys that do something', () => {
+        const file = writeFile(
+          'kept.yaml',
+          [
+            'mcp_server:',
+            '  server:',
+            '    cache_ttl_seconds: 5',
+            '  resources:',
+            '    cache_ttl_seconds: 7',
+            '  upstreams:',
+            '    tools_cache_ttl_seconds: 9',
+            '',
+          ].join('\n'),
+        );
+        const cfg = load({ configPath: file });
+        expect(cfg.server.cache_ttl_seconds).toBe(5);
+        expect(cfg.resources.cache_ttl_seconds).toBe(7);
+        expect(cfg.upstreams.tools_cache_ttl_seconds).toBe(9);
+      });
     });
 
     it('rejects keys outside mcp_server', () => {

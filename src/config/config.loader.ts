@@ -16,6 +16,7 @@ import { tracingConfigProblems } from './config-tracing.check';
 import { oauthConfigProblems } from './config-oauth.check';
 import { secretConfigProblems } from './config-secrets.check';
 import { alertsConfigProblems } from './config-alerts.check';
+import { removedKeyProblems } from './config-removed-keys.check';
 import { FILE_ROOT_KEY, keyLabel, Problem, render } from './config-problem';
 import { GatewayConfig } from './gateway-config';
 
@@ -49,20 +50,10 @@ export interface LoadedGatewayConfig {
    * ignored, but the start-up log should mention them because they are usually typos.
    */
   ignoredEnvVars: string[];
-  /** Seed keys found in the file that this gateway accepts but does not use (see SEED_ONLY_KEYS). */
-  ignoredKeys: string[];
 }
 
 /** Used when neither configPath nor MCP_SERVER_CONFIG is given, and only if it exists. */
 export const DEFAULT_CONFIG_PATH = 'config/mcp-server.yaml';
-/**
- * Keys of the seed's sample file (§9.1) that nothing here implements: a file
- * written from the seed still loads, and the start-up log names what it ignores.
- */
-export const SEED_ONLY_KEYS: readonly (readonly string[])[] = [
-  ['tools', 'cache_ttl_seconds'],
-  ['logging', 'output'],
-];
 
 const CLI_ORIGIN = 'command-line options';
 const DEFAULTS_ORIGIN = 'built-in defaults';
@@ -94,7 +85,7 @@ export function loadGatewayConfigWithSource(
 
   const file = resolveConfigFile(options.configPath, env, cwd, problems);
   const fileSection = file ? readConfigFile(file, problems) : undefined;
-  const ignoredKeys = dropSeedOnlyKeys(fileSection);
+  problems.push(...removedKeyProblems(fileSection, file?.display));
   const otelLayer = readOtelEnv(env, problems);
   const envLayer = readEnv(env, problems);
 
@@ -172,21 +163,7 @@ export function loadGatewayConfigWithSource(
     config: shape.config,
     source: file?.absolute,
     ignoredEnvVars: envLayer.ignored,
-    ignoredKeys,
   };
-}
-
-/** Removes SEED_ONLY_KEYS from the file's section, in place, and names those it found. */
-function dropSeedOnlyKeys(section: unknown): string[] {
-  const found: string[] = [];
-  for (const keyPath of SEED_ONLY_KEYS) {
-    const parent = isMapping(section) ? section[keyPath[0]] : undefined;
-    if (isMapping(parent) && Object.hasOwn(parent, keyPath[1])) {
-      delete parent[keyPath[1]];
-      found.push(keyLabel(keyPath));
-    }
-  }
-  return found;
 }
 
 /** Makes every path key absolute, in place, by where its value came from (see config-paths.ts). */

@@ -97,6 +97,7 @@ class ResourcesSchema {
   @IsString()
   skills_dir!: string;
 
+  /** Freshness hint (ttlMs) on skills/list and skills/get; the catalog itself re-reads on change. */
   @Default(600)
   @Min(1)
   @IsInt()

@@ -73,6 +73,7 @@ describe('owlclaw mcp-server CLI', () => {
   let dir: string;
   let badFile: string;
   let goodFile: string;
+  let removedKeyFile: string;
   let cliQuotaFile: string;
   /** Every one-shot command, run concurrently once: each spawn pays the CLI's start-up. */
   let ran: Record<string, CliResult>;
@@ -82,6 +83,8 @@ describe('owlclaw mcp-server CLI', () => {
     workDir = dir;
     badFile = join(dir, 'bad.yaml');
     writeFileSync(badFile, 'mcp_server:\n  http:\n    port: 99999\n');
+    removedKeyFile = join(dir, 'log-output.yaml');
+    writeFileSync(removedKeyFile, 'mcp_server:\n  logging:\n    output: stderr\n');
     goodFile = join(dir, 'good.yaml');
     writeFileSync(
       goodFile,
@@ -96,6 +99,8 @@ describe('owlclaw mcp-server CLI', () => {
     const commands: Record<string, [string[], Record<string, string>?]> = {
       invalid: [['mcp-server', 'config', 'validate', '--config', badFile]],
       valid: [['mcp-server', 'config', 'validate', '--config', goodFile]],
+      removedKey: [['mcp-server', 'config', 'validate', '--config', removedKeyFile]],
+      removedKeyStart: [['mcp-server', 'start', '--config', removedKeyFile]],
       version: [['--version']],
       versionShort: [['-v']],
       help: [['--help']],
@@ -131,6 +136,19 @@ describe('owlclaw mcp-server CLI', () => {
     expect(invalid.stderr).toContain('mcp_server.http.port');
     expect(invalid.stderr).toContain('65535');
     expect(invalid.stderr).toContain(badFile);
+  });
+
+  it('config validate refuses logging.output, saying logs go to stderr, and start refuses it too', () => {
+    const { removedKey, removedKeyStart } = ran;
+    expect(removedKey.code).toBe(1);
+    expect(removedKey.stdout).not.toContain('Configuration is valid');
+    expect(removedKey.stderr).toContain('Configuration is invalid');
+    expect(removedKey.stderr).toContain(
+      `mcp_server.logging.output: is no longer a configuration key: logs always go to stderr (in stdio mode stdout carries the MCP protocol); redirect stderr to send them elsewhere (from ${removedKeyFile})`,
+    );
+    expect(removedKeyStart.code).toBe(2);
+    expect(removedKeyStart.stdout).toBe('');
+    expect(removedKeyStart.stderr).toContain('mcp_server.logging.output: is no longer');
   });
 
   it('config validate accepts a valid file with exit 0 and prints its summary', () => {
