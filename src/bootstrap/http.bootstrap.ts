@@ -9,7 +9,6 @@ import { adminAccess, adminApiStartLine } from '../admin/admin-access.policy';
 import { AppModule, AppModuleOptions } from '../app.module';
 import { GatewayConfig } from '../config/gateway-config';
 import { ShutdownDeadline } from '../health/shutdown.deadline';
-import { METRICS_TOKEN_ENV } from '../observability/metrics-token.guard';
 import { anonymousRemoteBindWarning } from '../transport/http/anonymous-remote-bind.warning';
 import { ConnectionCaps } from '../transport/http/connection-caps';
 import { GracefulDrain } from '../transport/http/graceful-drain';
@@ -99,8 +98,6 @@ export async function listenHttpGateway(
   const exposed = anonymousRemoteBindWarning({
     host: config.http.host,
     authMode: config.auth.mode,
-    // Read as MetricsTokenGuard reads it; a too-short token has already stopped the start.
-    metricsOpen: !process.env[METRICS_TOKEN_ENV],
   });
   if (exposed) new Logger('HttpBind').warn({ msg: exposed, host: config.http.host });
   return server.address() as AddressInfo;

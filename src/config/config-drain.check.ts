@@ -15,12 +15,11 @@ export function drainConfigProblems(
   const delay = config.http.drain_delay_seconds;
   const deadline = config.limits.shutdown_deadline_seconds;
   if (delay < deadline) return [];
-  const keyPath = DRAIN_DELAY_KEY;
   return [
     {
-      subject: keyLabel(keyPath),
+      subject: keyLabel(DRAIN_DELAY_KEY),
       message: `must be less than ${keyLabel(['limits', 'shutdown_deadline_seconds'])} (${deadline}): the deadline counts from the same signal`,
-      origin: originOf(keyPath),
+      origin: originOf(DRAIN_DELAY_KEY),
     },
   ];
 }

@@ -1,3 +1,4 @@
+import { isMapping } from '../common/is-mapping';
 import { keyLabel, Problem } from './config-problem';
 
 /** A key an older sample file sets that nothing here honours, and what to use instead. */
@@ -44,8 +45,4 @@ export function removedKeyProblems(section: unknown, origin: string | undefined)
     });
   }
   return problems;
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

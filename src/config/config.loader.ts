@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
+import { isMapping } from '../common/is-mapping';
 import { absoluteConfigPath, PathAnchor, PathContext } from './config-paths';
 import { schemaKeysAt, schemaLeaves } from './config-schema.decorators';
 import { ConfigValidationError } from './config-validation.error';
@@ -412,10 +413,6 @@ function unreadableFileReason(absolute: string): string | undefined {
     return `file ${absolute} is not readable`;
   }
   return undefined;
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function describe(value: unknown): string {

@@ -6,21 +6,19 @@ export interface BindExposure {
   /** `http.host`. */
   host: string;
   authMode: AuthMode;
-  /** True when GET /metrics needs no bearer token (MCP_SERVER_METRICS_TOKEN unset). */
-  metricsOpen: boolean;
 }
 
 /**
  * The start warning for a gateway bound beyond loopback with `auth.mode: none`,
  * or undefined when none is due. A warning, not a refusal: a container must
- * bind 0.0.0.0, and `docker run -p 8080:8080` is the quick start.
+ * bind 0.0.0.0, and `docker run -p 8080:8080` is the quick start. An open
+ * /metrics has its own warning, from MetricsTokenGuard.
  */
 export function anonymousRemoteBindWarning(exposure: BindExposure): string | undefined {
   if (exposure.authMode !== 'none' || isLoopbackBind(exposure.host)) return undefined;
-  const metrics = exposure.metricsOpen ? ' and /metrics is open' : '';
   return (
     `bound to ${exposure.host}, beyond loopback, with auth.mode: none: every client that reaches it ` +
-    `is anonymous (X-MCP-Client-ID or its address names it)${metrics}; ` +
+    `is anonymous (X-MCP-Client-ID or its address names it); ` +
     `set auth.mode (api_key, oauth or oauth_or_api_key) or http.host: 127.0.0.1`
   );
 }
